@@ -1,0 +1,18 @@
+package io.trainyard.spi;
+
+/** Where an attempt stands on its backend, in the backend's terms mapped to a common few. */
+public enum BackendPhase {
+  /** Accepted, not yet running (pods pending, instances provisioning, queued by Kueue). */
+  ADMITTING,
+  /** Held suspended or preempted; waits again. */
+  SUSPENDED,
+  RUNNING,
+  SUCCEEDED,
+  FAILED,
+  /** Stopped on request. */
+  STOPPED;
+
+  public boolean isTerminal() {
+    return this == SUCCEEDED || this == FAILED || this == STOPPED;
+  }
+}

@@ -1,0 +1,21 @@
+package io.trainyard.spi;
+
+import java.io.Closeable;
+import java.util.Optional;
+
+/**
+ * A stream of log lines. Not thread-safe: one reader. Closing it releases what it holds (files,
+ * HTTP connections) and makes a blocked {@link #next()} return.
+ */
+public interface LogStream extends Closeable {
+
+  /**
+   * The next line, blocking while a followed attempt is still running; empty at the end.
+   *
+   * @throws InterruptedException the reading thread was interrupted
+   */
+  Optional<LogLine> next() throws InterruptedException;
+
+  @Override
+  void close();
+}

@@ -1,0 +1,37 @@
+package io.trainyard.spi;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One concrete way a backend could run a job: which instances, how many, where. The cost module
+ * prices it into an offer; the backend gets it back at submit.
+ *
+ * @param provider the price catalog's provider, e.g. {@code aws}, {@code gcp}, {@code onprem}
+ * @param service the catalog's service, e.g. {@code ec2}, {@code sagemaker}, {@code local}
+ * @param lines one line per group of replicas on one instance type
+ * @param operatorUsdPerHour a price the operator set for the whole placement (on-prem, local)
+ *     instead of catalog prices; null to price from the catalog
+ * @param freeCapacity instances free right now, where the backend knows it; null when unknown
+ * @param notes facts a user should see in the quote, e.g. "image is recorded but not run"
+ */
+public record Placement(
+    String backendId,
+    String provider,
+    String service,
+    String region,
+    boolean spot,
+    List<PlacementLine> lines,
+    BigDecimal operatorUsdPerHour,
+    Integer freeCapacity,
+    List<String> notes) {
+  public Placement {
+    Objects.requireNonNull(backendId, "backendId");
+    Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(service, "service");
+    Objects.requireNonNull(region, "region");
+    lines = List.copyOf(lines);
+    notes = notes == null ? List.of() : List.copyOf(notes);
+  }
+}

@@ -1,0 +1,77 @@
+package io.trainyard.spi;
+
+import io.trainyard.spi.spec.JobSpec;
+
+/**
+ * A place where jobs run: a Kubernetes cluster, a managed platform, the gateway's own host. One
+ * instance per configured backend block, created by its {@link BackendFactory}.
+ *
+ * <p>Thread-safety: every method may be called concurrently from request threads and the
+ * reconciler. Implementations translate their SDK's errors into {@link BackendException}s at this
+ * edge and never let an SDK type through.
+ */
+public interface TrainingBackend extends AutoCloseable {
+
+  /** The kind, e.g. {@code local}, {@code eks}, {@code sagemaker}. */
+  String kind();
+
+  /** The instance name from configuration, e.g. {@code eks-prod-use1}; unique in a gateway. */
+  String id();
+
+  /**
+   * The concrete ways this backend could run {@code spec}, each a {@link Placement} the cost module
+   * prices, plus a {@link Rejection} for every way it cannot. Never throws for "cannot run this";
+   * pure apart from reading configuration and cached capacity.
+   */
+  Proposals placements(JobSpec spec);
+
+  /**
+   * Starts {@code job}'s attempt on this backend, as the object named {@link
+   * BackendJob#objectName()}. Idempotent per (job, attempt): if that object already exists and
+   * carries the same job id and spec hash it is adopted and its reference returned; if it exists
+   * for another job, {@link BackendException.Rejected} is thrown.
+   *
+   * @throws BackendException.CapacityUnavailable refused for capacity or quota (fail over)
+   * @throws BackendException.Rejected refused for good (fail the job)
+   * @throws BackendException.Retryable transient trouble (try again later)
+   * @throws BackendException.Unauthenticated the backend's own credentials failed
+   */
+  ExternalRef submit(BackendJob job);
+
+  /**
+   * The attempt's current status.
+   *
+   * @throws BackendException.NotFound the object is gone
+   */
+  BackendStatus status(ExternalRef ref);
+
+  /**
+   * Stops the attempt and removes what it runs. Idempotent: cancelling a finished or missing object
+   * succeeds. The job reaches its end state through {@link #status}.
+   */
+  void cancel(ExternalRef ref);
+
+  /**
+   * The attempt's logs, oldest first. With {@code follow} the stream stays open until the attempt
+   * ends or the caller closes it.
+   *
+   * @throws BackendException.NotFound no logs are known for the attempt
+   */
+  LogStream logs(ExternalRef ref, LogQuery query);
+
+  /**
+   * Registers for pushed status changes where the backend can push (Kubernetes watches). The
+   * reconciler's periodic resync is the safety net, so a backend that cannot push returns {@link
+   * Subscription#NONE}. Listeners are called from the backend's own threads and must not block.
+   */
+  default Subscription events(BackendEventListener listener) {
+    return Subscription.NONE;
+  }
+
+  /** Whether the backend can take work now; cheap enough to call from a health check. */
+  BackendHealth health();
+
+  /** Releases clients and threads. Running jobs are left running. */
+  @Override
+  void close();
+}

@@ -1,0 +1,147 @@
+package io.trainyard.spi.spec;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The body of a {@link TrainingJob}: what to run, on how many replicas of which roles, and under
+ * which constraints. Fields at the top are the defaults of every replica; {@code roles} overrides
+ * them per role. Collections are never null.
+ */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record JobSpec(
+    Framework framework,
+    String image,
+    List<String> command,
+    List<String> args,
+    Map<String, String> env,
+    Map<String, SecretRef> secretEnv,
+    Resources resources,
+    RestartPolicy restartPolicy,
+    Map<String, Integer> replicas,
+    Map<String, RoleOverride> roles,
+    Integer processesPerReplica,
+    Elastic elastic,
+    BigDecimal estimatedHours,
+    String maxRuntime,
+    Integer maxRestarts,
+    Cleanup cleanup,
+    Checkpoint checkpoint,
+    List<Input> inputs,
+    List<Volume> volumes,
+    Output output,
+    Map<String, Object> deepspeed,
+    PlacementSpec placement,
+    Compliance compliance,
+    KubernetesOptions kubernetes) {
+
+  public JobSpec {
+    command = command == null ? List.of() : List.copyOf(command);
+    args = args == null ? List.of() : List.copyOf(args);
+    env = env == null ? Map.of() : Map.copyOf(env);
+    secretEnv = secretEnv == null ? Map.of() : Map.copyOf(secretEnv);
+    replicas = replicas == null ? Map.of() : ordered(replicas);
+    roles = roles == null ? Map.of() : ordered(roles);
+    inputs = inputs == null ? List.of() : List.copyOf(inputs);
+    volumes = volumes == null ? List.of() : List.copyOf(volumes);
+    deepspeed = deepspeed == null ? Map.of() : ordered(deepspeed);
+  }
+
+  // Keeps the user's order (role order matters for ranks) while refusing later mutation.
+  private static <V> Map<String, V> ordered(Map<String, V> map) {
+    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(map));
+  }
+
+  /**
+   * Every role with replicas, defaults and overrides applied, in the framework's rank order (the
+   * coordinator first). Call only on a valid spec.
+   */
+  @JsonIgnore
+  public List<RoleSpec> roleSpecs() {
+    var result = new ArrayList<RoleSpec>();
+    for (var role : framework.roles()) {
+      var count = replicas.get(role);
+      if (count == null) {
+        continue;
+      }
+      var o = roles.getOrDefault(role, new RoleOverride(null, null, null, null, null, null));
+      var mergedEnv = new LinkedHashMap<>(env);
+      mergedEnv.putAll(o.env());
+      result.add(
+          new RoleSpec(
+              role,
+              count,
+              o.image() != null ? o.image() : image,
+              o.command() != null ? o.command() : command,
+              o.args() != null ? o.args() : args,
+              mergedEnv,
+              secretEnv,
+              o.resources() != null
+                  ? o.resources().over(effectiveResources())
+                  : effectiveResources(),
+              o.restartPolicy() != null ? o.restartPolicy() : effectiveRestartPolicy()));
+    }
+    return result;
+  }
+
+  @JsonIgnore
+  public int totalReplicas() {
+    return replicas.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  /** GPUs per replica summed over every replica. */
+  @JsonIgnore
+  public int totalGpus() {
+    return roleSpecs().stream().mapToInt(r -> r.replicas() * r.resources().gpuCount()).sum();
+  }
+
+  @JsonIgnore
+  public Resources effectiveResources() {
+    return resources == null ? Resources.NONE : resources;
+  }
+
+  @JsonIgnore
+  public RestartPolicy effectiveRestartPolicy() {
+    return restartPolicy == null ? RestartPolicy.ON_FAILURE : restartPolicy;
+  }
+
+  @JsonIgnore
+  public PlacementSpec effectivePlacement() {
+    return placement == null ? PlacementSpec.DEFAULT : placement;
+  }
+
+  @JsonIgnore
+  public int effectiveMaxRestarts() {
+    return maxRestarts == null ? 0 : maxRestarts;
+  }
+
+  @JsonIgnore
+  public int effectiveProcessesPerReplica() {
+    return processesPerReplica == null ? 1 : processesPerReplica;
+  }
+
+  @JsonIgnore
+  public DataClassification dataClassification() {
+    return compliance == null || compliance.dataClassification() == null
+        ? DataClassification.INTERNAL
+        : compliance.dataClassification();
+  }
+
+  /** The hard stop, if the spec sets one. Call only on a valid spec. */
+  public Optional<Duration> maxRuntimeDuration() {
+    return maxRuntime == null ? Optional.empty() : Optional.of(Quantities.duration(maxRuntime));
+  }
+
+  /** True when the job needs something only Kubernetes can give (PVCs, pod-template fields). */
+  @JsonIgnore
+  public boolean needsKubernetes() {
+    return !volumes.isEmpty() || (kubernetes != null && !kubernetes.podTemplate().isEmpty());
+  }
+}

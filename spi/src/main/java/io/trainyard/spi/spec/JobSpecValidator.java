@@ -1,0 +1,335 @@
+package io.trainyard.spi.spec;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a parsed {@link TrainingJob} and reports every problem at once, each with the path of its
+ * field. Stateless and thread-safe. What a particular backend cannot do is not checked here: that
+ * is the backend's {@code Rejection}.
+ */
+public final class JobSpecValidator {
+  /** Kubernetes' DNS-1123 label: what job names must be, so they can name backend objects. */
+  public static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private static final Pattern DNS1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
+  private static final Pattern LABEL_KEY =
+      Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final int MAX_NAME = 63;
+  private static final int MAX_REPLICAS_PER_ROLE = 1_000;
+  private static final int MAX_GPUS_PER_REPLICA = 64;
+
+  public List<FieldError> validate(TrainingJob job) {
+    var errors = new ArrayList<FieldError>();
+    if (!TrainingJob.API_VERSION.equals(job.apiVersion())) {
+      errors.add(new FieldError("apiVersion", "must be " + TrainingJob.API_VERSION));
+    }
+    if (!TrainingJob.KIND.equals(job.kind())) {
+      errors.add(new FieldError("kind", "must be " + TrainingJob.KIND));
+    }
+    metadata(job.metadata(), errors);
+    if (job.spec() == null) {
+      errors.add(new FieldError("spec", "is required"));
+    } else {
+      spec(job.spec(), errors);
+    }
+    return List.copyOf(errors);
+  }
+
+  private void metadata(ObjectMeta meta, List<FieldError> errors) {
+    if (meta == null || meta.name() == null || meta.name().isBlank()) {
+      errors.add(new FieldError("metadata.name", "is required"));
+      return;
+    }
+    dnsLabel("metadata.name", meta.name(), errors);
+    if (meta.team() != null) {
+      dnsLabel("metadata.team", meta.team(), errors);
+    }
+    meta.labels()
+        .forEach(
+            (k, v) -> {
+              if (!LABEL_KEY.matcher(k).matches()) {
+                errors.add(new FieldError("metadata.labels." + k, "is not a valid label key"));
+              }
+              if (v == null || v.length() > MAX_NAME) {
+                errors.add(
+                    new FieldError("metadata.labels." + k, "must be a string of at most 63"));
+              }
+            });
+  }
+
+  private static void dnsLabel(String field, String value, List<FieldError> errors) {
+    if (value.length() > MAX_NAME || !DNS1123_LABEL.matcher(value).matches()) {
+      errors.add(
+          new FieldError(
+              field,
+              "'"
+                  + value
+                  + "' is not a DNS-1123 label: lower-case letters, digits and '-', starting and"
+                  + " ending with a letter or digit, at most 63 characters"));
+    }
+  }
+
+  private void spec(JobSpec spec, List<FieldError> errors) {
+    if (spec.framework() == null) {
+      errors.add(new FieldError("spec.framework", "is required"));
+      return; // roles cannot be checked without it
+    }
+    replicas(spec, errors);
+    roleImages(spec, errors);
+    resources("spec.resources", spec.resources(), errors);
+    spec.roles()
+        .forEach(
+            (role, o) -> {
+              var at = "spec.roles." + role;
+              if (!spec.framework().roles().contains(role)) {
+                errors.add(new FieldError(at, unknownRole(spec.framework(), role)));
+              } else if (!spec.replicas().containsKey(role)) {
+                errors.add(new FieldError(at, "overrides a role that has no replicas"));
+              }
+              if (o == null) {
+                errors.add(new FieldError(at, "must be an object"));
+                return;
+              }
+              resources(at + ".resources", o.resources(), errors);
+              env(at + ".env", o.env(), errors);
+            });
+    env("spec.env", spec.env(), errors);
+    secretEnv(spec, errors);
+    positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
+    elastic(spec, errors);
+    if (spec.estimatedHours() != null && spec.estimatedHours().signum() <= 0) {
+      errors.add(new FieldError("spec.estimatedHours", "must be greater than 0"));
+    }
+    duration("spec.maxRuntime", spec.maxRuntime(), errors);
+    if (spec.maxRestarts() != null && spec.maxRestarts() < 0) {
+      errors.add(new FieldError("spec.maxRestarts", "must be 0 or more"));
+    }
+    if (spec.cleanup() != null) {
+      duration("spec.cleanup.ttlAfterFinished", spec.cleanup().ttlAfterFinished(), errors);
+    }
+    uri("spec.checkpoint.uri", spec.checkpoint() == null ? null : spec.checkpoint().uri(), errors);
+    uri("spec.output.uri", spec.output() == null ? null : spec.output().uri(), errors);
+    inputs(spec, errors);
+    volumes(spec, errors);
+    placement(spec.effectivePlacement(), errors);
+  }
+
+  private static String unknownRole(Framework framework, String role) {
+    return "unknown role '"
+        + role
+        + "' for "
+        + framework.wireName()
+        + "; one of "
+        + String.join(", ", framework.roles());
+  }
+
+  private void replicas(JobSpec spec, List<FieldError> errors) {
+    if (spec.replicas().isEmpty()) {
+      errors.add(
+          new FieldError(
+              "spec.replicas",
+              "is required: a count per role, e.g. {"
+                  + spec.framework().roles().get(0)
+                  + ": 1, worker: 1}"));
+      return;
+    }
+    spec.replicas()
+        .forEach(
+            (role, count) -> {
+              var at = "spec.replicas." + role;
+              if (!spec.framework().roles().contains(role)) {
+                errors.add(new FieldError(at, unknownRole(spec.framework(), role)));
+              } else if (count == null || count < 1) {
+                errors.add(new FieldError(at, "must be at least 1 (leave the role out instead)"));
+              } else if (count > MAX_REPLICAS_PER_ROLE) {
+                errors.add(new FieldError(at, "must be at most " + MAX_REPLICAS_PER_ROLE));
+              } else if (count > 1 && spec.framework().isSingleton(role)) {
+                errors.add(new FieldError(at, "a " + spec.framework() + " job has one " + role));
+              }
+            });
+    if (spec.framework() == Framework.MPI && !spec.replicas().containsKey("launcher")) {
+      errors.add(new FieldError("spec.replicas.launcher", "an mpi job needs one launcher"));
+    }
+  }
+
+  private void roleImages(JobSpec spec, List<FieldError> errors) {
+    for (var role : spec.replicas().keySet()) {
+      var o = spec.roles().get(role);
+      var image = o != null && o.image() != null ? o.image() : spec.image();
+      if (image == null || image.isBlank()) {
+        errors.add(new FieldError("spec.image", "is required (or spec.roles." + role + ".image)"));
+        return;
+      }
+    }
+  }
+
+  private void resources(String at, Resources r, List<FieldError> errors) {
+    if (r == null) {
+      return;
+    }
+    if (r.gpus() != null && (r.gpus() < 0 || r.gpus() > MAX_GPUS_PER_REPLICA)) {
+      errors.add(new FieldError(at + ".gpus", "must be between 0 and " + MAX_GPUS_PER_REPLICA));
+    }
+    if (r.gpus() != null && r.gpus() > 0 && r.gpuType() == null && at.equals("spec.resources")) {
+      errors.add(new FieldError(at + ".gpuType", "is required when gpus > 0"));
+    }
+    if (r.cpus() != null && !(r.cpus() > 0)) {
+      errors.add(new FieldError(at + ".cpus", "must be greater than 0"));
+    }
+    if (r.memory() != null) {
+      try {
+        if (Quantities.bytes(r.memory()) <= 0) {
+          errors.add(new FieldError(at + ".memory", "must be greater than 0"));
+        }
+      } catch (IllegalArgumentException e) {
+        errors.add(new FieldError(at + ".memory", e.getMessage()));
+      }
+    }
+  }
+
+  private void env(String at, Map<String, String> env, List<FieldError> errors) {
+    env.forEach(
+        (k, v) -> {
+          if (!ENV_NAME.matcher(k).matches()) {
+            errors.add(new FieldError(at + "." + k, "is not a valid environment variable name"));
+          }
+          if (v == null) {
+            errors.add(new FieldError(at + "." + k, "must be a string"));
+          }
+        });
+  }
+
+  private void secretEnv(JobSpec spec, List<FieldError> errors) {
+    spec.secretEnv()
+        .forEach(
+            (name, ref) -> {
+              var at = "spec.secretEnv." + name;
+              if (!ENV_NAME.matcher(name).matches()) {
+                errors.add(new FieldError(at, "is not a valid environment variable name"));
+              }
+              if (spec.env().containsKey(name)) {
+                errors.add(new FieldError(at, "is also set in spec.env"));
+              }
+              if (ref == null) {
+                errors.add(new FieldError(at, "must be {secret: NAME, key: KEY}"));
+                return;
+              }
+              if (ref.secret().length() > 253
+                  || !DNS1123_SUBDOMAIN.matcher(ref.secret()).matches()) {
+                errors.add(new FieldError(at + ".secret", "is not a valid secret name"));
+              }
+              if (!SECRET_KEY.matcher(ref.key()).matches() || ref.key().startsWith("..")) {
+                errors.add(new FieldError(at + ".key", "is not a valid secret key"));
+              }
+            });
+  }
+
+  private void elastic(JobSpec spec, List<FieldError> errors) {
+    var e = spec.elastic();
+    if (e == null) {
+      return;
+    }
+    if (spec.framework() != Framework.PYTORCH) {
+      errors.add(new FieldError("spec.elastic", "is only for pytorch jobs"));
+    }
+    positive("spec.elastic.minReplicas", e.minReplicas(), errors);
+    positive("spec.elastic.maxReplicas", e.maxReplicas(), errors);
+    if (e.minReplicas() != null && e.maxReplicas() != null && e.minReplicas() > e.maxReplicas()) {
+      errors.add(new FieldError("spec.elastic.minReplicas", "must not exceed maxReplicas"));
+    }
+    if (e.maxRestarts() != null && e.maxRestarts() < 0) {
+      errors.add(new FieldError("spec.elastic.maxRestarts", "must be 0 or more"));
+    }
+  }
+
+  private void inputs(JobSpec spec, List<FieldError> errors) {
+    var names = new HashSet<String>();
+    for (int i = 0; i < spec.inputs().size(); i++) {
+      var in = spec.inputs().get(i);
+      var at = "spec.inputs[" + i + "]";
+      if (in == null || in.name() == null || !DNS1123_LABEL.matcher(in.name()).matches()) {
+        errors.add(new FieldError(at + ".name", "is required: a DNS-1123 label"));
+      } else if (!names.add(in.name())) {
+        errors.add(new FieldError(at + ".name", "'" + in.name() + "' is used twice"));
+      }
+      if (in == null || in.uri() == null) {
+        errors.add(new FieldError(at + ".uri", "is required"));
+      } else {
+        uri(at + ".uri", in.uri(), errors);
+      }
+    }
+  }
+
+  private void volumes(JobSpec spec, List<FieldError> errors) {
+    for (int i = 0; i < spec.volumes().size(); i++) {
+      var v = spec.volumes().get(i);
+      var at = "spec.volumes[" + i + "]";
+      if (v == null || v.name() == null || !DNS1123_LABEL.matcher(v.name()).matches()) {
+        errors.add(new FieldError(at + ".name", "is required: a DNS-1123 label"));
+      }
+      if (v == null || v.claim() == null || !DNS1123_SUBDOMAIN.matcher(v.claim()).matches()) {
+        errors.add(new FieldError(at + ".claim", "is required: a PersistentVolumeClaim name"));
+      }
+      if (v == null || v.mountPath() == null || !v.mountPath().startsWith("/")) {
+        errors.add(new FieldError(at + ".mountPath", "is required: an absolute path"));
+      }
+    }
+  }
+
+  private void placement(PlacementSpec p, List<FieldError> errors) {
+    if (p.maxHourlyUsd() != null && p.maxHourlyUsd().compareTo(BigDecimal.ZERO) <= 0) {
+      errors.add(new FieldError("spec.placement.maxHourlyUsd", "must be greater than 0"));
+    }
+    if (p.effectivePolicy() == PlacementPolicy.PINNED && p.backends().size() != 1) {
+      errors.add(
+          new FieldError("spec.placement.backends", "policy pinned needs exactly one backend"));
+    }
+    for (int i = 0; i < p.regions().size(); i++) {
+      if (p.regions().get(i) == null || p.regions().get(i).isBlank()) {
+        errors.add(new FieldError("spec.placement.regions[" + i + "]", "must not be empty"));
+      }
+    }
+  }
+
+  private static void positive(String at, Integer value, List<FieldError> errors) {
+    if (value != null && value < 1) {
+      errors.add(new FieldError(at, "must be at least 1"));
+    }
+  }
+
+  private static void duration(String at, String value, List<FieldError> errors) {
+    if (value == null) {
+      return;
+    }
+    try {
+      if (Quantities.duration(value).isZero()) {
+        errors.add(new FieldError(at, "must be longer than 0"));
+      }
+    } catch (IllegalArgumentException e) {
+      errors.add(new FieldError(at, e.getMessage()));
+    }
+  }
+
+  private static void uri(String at, String value, List<FieldError> errors) {
+    if (value == null) {
+      return;
+    }
+    try {
+      var u = new URI(value);
+      if (u.getScheme() == null) {
+        errors.add(new FieldError(at, "must be an absolute URI such as s3://bucket/path/"));
+      }
+    } catch (java.net.URISyntaxException e) {
+      errors.add(new FieldError(at, "is not a URI: " + e.getReason()));
+    }
+  }
+}
