@@ -1,0 +1,132 @@
+package io.trainyard.spi.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class JobSpecValidatorTest {
+  private static final String VALID =
+      """
+      apiVersion: trainyard.io/v1
+      kind: TrainingJob
+      metadata: {name: demo}
+      spec:
+        framework: pytorch
+        image: python:3.11
+        command: [python3, train.py]
+        replicas: {master: 1, worker: 2}
+      """;
+
+  private final JobSpecValidator validator = new JobSpecValidator();
+
+  @ParameterizedTest(name = "{0} → {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          apiVersion: trainyard.io/v2                                  | apiVersion                      | must be trainyard.io/v1
+          kind: PyTorchJob                                             | kind                            | must be TrainingJob
+          metadata: {name: Demo_Job}                                   | metadata.name                   | not a DNS-1123 label
+          metadata: {name: -demo}                                      | metadata.name                   | not a DNS-1123 label
+          metadata: {name: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa} | metadata.name | at most 63
+          metadata: {labels: {a: b}}                                   | metadata.name                   | is required
+          metadata: {name: demo, team: NLP}                            | metadata.team                   | not a DNS-1123 label
+          spec.replicas: {master: 0}                                   | spec.replicas.master            | at least 1
+          spec.replicas: {master: 1, worker: -2}                       | spec.replicas.worker            | at least 1
+          spec.replicas: {master: 2}                                   | spec.replicas.master            | has one master
+          spec.replicas: {chief: 1}                                    | spec.replicas.chief             | unknown role 'chief' for pytorch
+          spec.replicas: {}                                            | spec.replicas                   | is required
+          spec.roles: {launcher: {image: x}}                           | spec.roles.launcher             | unknown role
+          spec.resources: {gpus: 2}                                    | spec.resources.gpuType          | required when gpus > 0
+          spec.resources: {gpus: -1}                                   | spec.resources.gpus             | between 0 and 64
+          spec.resources: {cpus: 0}                                    | spec.resources.cpus             | greater than 0
+          spec.resources: {memory: lots}                               | spec.resources.memory           | not a memory quantity
+          spec.env: {1BAD: x}                                          | spec.env.1BAD                   | not a valid environment variable name
+          spec.secretEnv: {TOKEN: {secret: My_Secret, key: k}}         | spec.secretEnv.TOKEN.secret     | not a valid secret name
+          spec.maxRuntime: soon                                        | spec.maxRuntime                 | not a duration
+          spec.maxRuntime: 0s                                          | spec.maxRuntime                 | longer than 0
+          spec.maxRestarts: -1                                         | spec.maxRestarts                | 0 or more
+          spec.estimatedHours: 0                                       | spec.estimatedHours             | greater than 0
+          spec.processesPerReplica: 0                                  | spec.processesPerReplica        | at least 1
+          spec.elastic: {minReplicas: 4, maxReplicas: 2}               | spec.elastic.minReplicas        | must not exceed maxReplicas
+          spec.checkpoint: {uri: no-scheme}                            | spec.checkpoint.uri             | absolute URI
+          spec.inputs: [{name: a, uri: 's3://x/'}, {name: a, uri: 's3://y/'}] | spec.inputs[1].name     | used twice
+          spec.volumes: [{name: v, claim: pvc, mountPath: relative}]   | spec.volumes[0].mountPath       | absolute path
+          spec.placement: {policy: pinned}                             | spec.placement.backends         | exactly one backend
+          spec.placement: {maxHourlyUsd: -3}                           | spec.placement.maxHourlyUsd     | greater than 0
+          spec.image: null                                             | spec.image                      | is required
+          """)
+  void refusesWithTheFieldNamed(String change, String field, String message) {
+    var errors = validator.validate(Specs.parse(apply(change)));
+    assertThat(errors)
+        .anySatisfy(
+            e -> {
+              assertThat(e.field()).isEqualTo(field);
+              assertThat(e.message()).contains(message);
+            });
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          spec.replicas: {master: 1}
+          spec.resources: {gpus: 1, gpuType: nvidia-t4, cpus: 0.5, memory: 512Mi}
+          spec.maxRuntime: 1h30m
+          spec.placement: {policy: pinned, backends: [local]}
+          spec.roles: {worker: {command: [python3, w.py], resources: {cpus: 2}}}
+          metadata: {name: a, team: nlp, labels: {app.kubernetes.io/name: bert}}
+          """)
+  void acceptsValidVariants(String change) {
+    assertThat(validator.validate(Specs.parse(apply(change)))).isEmpty();
+  }
+
+  @org.junit.jupiter.api.Test
+  void mpiNeedsALauncherAndTensorflowOneChief() {
+    var mpi =
+        VALID
+            .replace("framework: pytorch", "framework: mpi")
+            .replace("{master: 1, worker: 2}", "{worker: 2}");
+    assertThat(validator.validate(Specs.parse(mpi)))
+        .extracting(FieldError::field)
+        .containsExactly("spec.replicas.launcher");
+    var tf =
+        VALID
+            .replace("framework: pytorch", "framework: tensorflow")
+            .replace("{master: 1, worker: 2}", "{chief: 2, worker: 2}");
+    assertThat(validator.validate(Specs.parse(tf)))
+        .extracting(FieldError::field)
+        .containsExactly("spec.replicas.chief");
+  }
+
+  @org.junit.jupiter.api.Test
+  void reportsEveryProblemAtOnce() {
+    var errors =
+        validator.validate(
+            Specs.parse(
+                apply("metadata: {name: Bad}")
+                    .replace("{master: 1, worker: 2}", "{master: 0, worker: 0}")));
+    assertThat(errors)
+        .extracting(FieldError::field)
+        .contains("metadata.name", "spec.replicas.master", "spec.replicas.worker");
+  }
+
+  /** Replaces one top-level or spec-level line of the valid document. */
+  private static String apply(String change) {
+    var colon = change.indexOf(':');
+    var key = change.substring(0, colon).trim();
+    var value = change.substring(colon + 1).trim();
+    if (key.startsWith("spec.")) {
+      var field = key.substring("spec.".length());
+      var lines = VALID.lines().filter(l -> !l.startsWith("  " + field + ":")).toList();
+      return String.join("\n", lines) + "\n  " + field + ": " + value + "\n";
+    }
+    return VALID.lines().filter(l -> !l.startsWith(key + ":")).reduce("", (a, b) -> a + b + "\n")
+        + key
+        + ": "
+        + value
+        + "\n";
+  }
+}
