@@ -1,0 +1,70 @@
+package io.trainyard.cost;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.trainyard.spi.Placement;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One row of a routing decision: a priced placement (an offer), or a backend or placement that was
+ * rejected, with the reason. The whole table is the decision's evidence.
+ *
+ * @param hourlyUsd after discounts; null when not priced
+ * @param estimatedUsd hourly × estimated hours; null when not priced
+ * @param estimated the price includes an estimate rather than a published price
+ * @param rejected why this row cannot take the job; null for an offer
+ * @param placement what the backend proposed; null when it proposed nothing
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Candidate(
+    String backendId,
+    String kind,
+    String region,
+    boolean spot,
+    BigDecimal hourlyUsd,
+    BigDecimal estimatedUsd,
+    boolean estimated,
+    boolean chosen,
+    String rejected,
+    List<String> notes,
+    Placement placement) {
+  public Candidate {
+    Objects.requireNonNull(backendId, "backendId");
+    notes = notes == null ? List.of() : List.copyOf(notes);
+  }
+
+  public boolean isOffer() {
+    return rejected == null;
+  }
+
+  Candidate reject(String reason) {
+    return new Candidate(
+        backendId,
+        kind,
+        region,
+        spot,
+        hourlyUsd,
+        estimatedUsd,
+        estimated,
+        false,
+        reason,
+        notes,
+        placement);
+  }
+
+  Candidate choose() {
+    return new Candidate(
+        backendId,
+        kind,
+        region,
+        spot,
+        hourlyUsd,
+        estimatedUsd,
+        estimated,
+        true,
+        null,
+        notes,
+        placement);
+  }
+}

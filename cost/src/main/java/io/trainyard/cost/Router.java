@@ -1,0 +1,154 @@
+package io.trainyard.cost;
+
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.spec.DataClassification;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.PlacementPolicy;
+import io.trainyard.spi.spec.PlacementSpec;
+import io.trainyard.spi.spec.SpotPolicy;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns backends' proposals into priced candidates and picks one by the job's placement policy.
+ * Pure: the same inputs give the same decision. Thread-safe.
+ */
+public final class Router {
+  private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+
+  private final PriceBook prices;
+  private final BigDecimal defaultEstimatedHours;
+
+  /**
+   * @param defaultEstimatedHours used for the estimate when a spec does not say
+   */
+  public Router(PriceBook prices, BigDecimal defaultEstimatedHours) {
+    this.prices = Objects.requireNonNull(prices, "prices");
+    this.defaultEstimatedHours = Objects.requireNonNull(defaultEstimatedHours);
+  }
+
+  public RoutingDecision route(JobSpec spec, List<BackendQuote> quotes) {
+    var placement = spec.effectivePlacement();
+    var hours = spec.estimatedHours() != null ? spec.estimatedHours() : defaultEstimatedHours;
+    var offers = new ArrayList<Candidate>();
+    var rejected = new ArrayList<Candidate>();
+    for (var quote : quotes) {
+      var reason = backendReason(spec, placement, quote);
+      if (reason != null) {
+        rejected.add(row(quote, null, null, hours).reject(reason));
+        continue;
+      }
+      for (var r : quote.proposals().rejections()) {
+        rejected.add(row(quote, null, null, hours).reject(r.reason()));
+      }
+      for (var p : quote.proposals().placements()) {
+        var price = prices.price(p);
+        var candidate = row(quote, p, price.orElse(null), hours);
+        var why = placementReason(placement, p, price.orElse(null), candidate);
+        (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
+      }
+    }
+    offers.sort(order(placement.effectivePolicy()));
+    rejected.sort(Comparator.comparing(Candidate::backendId));
+    var all = new ArrayList<Candidate>();
+    if (!offers.isEmpty()) {
+      offers.set(0, offers.get(0).choose());
+    }
+    all.addAll(offers);
+    all.addAll(rejected);
+    return new RoutingDecision(
+        placement.effectivePolicy(), offers.isEmpty() ? null : offers.get(0).backendId(), all);
+  }
+
+  private static String backendReason(JobSpec spec, PlacementSpec placement, BackendQuote quote) {
+    if (quote.unavailable() != null) {
+      return quote.unavailable();
+    }
+    if (!placement.backends().isEmpty() && !placement.backends().contains(quote.backendId())) {
+      return placement.effectivePolicy() == PlacementPolicy.PINNED
+          ? "not the pinned backend"
+          : "not in spec.placement.backends";
+    }
+    if (!placement.regions().isEmpty() && !placement.regions().contains(quote.region())) {
+      return "region " + quote.region() + " is not in spec.placement.regions";
+    }
+    if (spec.dataClassification() == DataClassification.PHI && !quote.hipaaEligible()) {
+      return "not HIPAA-eligible, and the job's data is phi";
+    }
+    return null;
+  }
+
+  private static String placementReason(
+      PlacementSpec placement, Placement p, Price price, Candidate candidate) {
+    if (price == null) {
+      return "no price known for " + describe(p);
+    }
+    if (p.spot() && placement.effectiveSpot() == SpotPolicy.NEVER) {
+      return "spot capacity, and spec.placement.spot is never";
+    }
+    if (!p.spot() && placement.effectiveSpot() == SpotPolicy.REQUIRED) {
+      return "on-demand capacity, and spec.placement.spot is required";
+    }
+    if (placement.maxHourlyUsd() != null
+        && candidate.hourlyUsd().compareTo(placement.maxHourlyUsd()) > 0) {
+      return "$"
+          + candidate.hourlyUsd().toPlainString()
+          + "/h is over spec.placement.maxHourlyUsd $"
+          + placement.maxHourlyUsd().toPlainString();
+    }
+    return null;
+  }
+
+  private static String describe(Placement p) {
+    return p.lines().stream()
+        .map(l -> l.count() + " × " + l.instanceType())
+        .reduce((a, b) -> a + " + " + b)
+        .orElse(p.service());
+  }
+
+  private static Candidate row(BackendQuote quote, Placement p, Price price, BigDecimal hours) {
+    BigDecimal hourly = null;
+    BigDecimal total = null;
+    if (price != null) {
+      var factor = BigDecimal.ONE.subtract(quote.discountPct().divide(HUNDRED));
+      hourly = money(price.usdPerHour().multiply(factor));
+      total = money(hourly.multiply(hours));
+    }
+    return new Candidate(
+        quote.backendId(),
+        quote.kind(),
+        p != null ? p.region() : quote.region(),
+        p != null && p.spot(),
+        hourly,
+        total,
+        price != null && price.estimated(),
+        false,
+        null,
+        p != null ? p.notes() : List.of(),
+        p);
+  }
+
+  private static BigDecimal money(BigDecimal usd) {
+    return usd.setScale(4, RoundingMode.HALF_UP);
+  }
+
+  private static Comparator<Candidate> order(PlacementPolicy policy) {
+    Comparator<Candidate> cheapest =
+        Comparator.comparing(Candidate::hourlyUsd).thenComparing(Candidate::backendId);
+    if (policy == PlacementPolicy.FASTEST_START) {
+      // Known free capacity first; unknown capacity is neither preferred nor punished.
+      Comparator<Candidate> free =
+          Comparator.comparing(
+              c ->
+                  c.placement().freeCapacity() != null && c.placement().freeCapacity() > 0
+                      ? 0
+                      : c.placement().freeCapacity() == null ? 1 : 2);
+      return free.thenComparing(cheapest);
+    }
+    return cheapest;
+  }
+}

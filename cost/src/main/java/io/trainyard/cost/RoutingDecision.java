@@ -1,0 +1,30 @@
+package io.trainyard.cost;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.trainyard.spi.spec.PlacementPolicy;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The router's answer: every candidate, the offers first in the order the policy prefers them (the
+ * chosen one first, the rest are the failover order), then every rejection with its reason.
+ *
+ * @param chosen the chosen backend's id; null when no offer qualifies
+ */
+public record RoutingDecision(PlacementPolicy policy, String chosen, List<Candidate> candidates) {
+  public RoutingDecision {
+    candidates = List.copyOf(candidates);
+  }
+
+  /** The offers in preference order; index 0 is the chosen one. */
+  @JsonIgnore
+  public List<Candidate> offers() {
+    return candidates.stream().filter(Candidate::isOffer).toList();
+  }
+
+  /** The offer at {@code index} of {@link #offers()}, if there is one (failover walks these). */
+  public Optional<Candidate> offer(int index) {
+    var offers = offers();
+    return index < offers.size() ? Optional.of(offers.get(index)) : Optional.empty();
+  }
+}
