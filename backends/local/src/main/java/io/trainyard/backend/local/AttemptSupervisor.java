@@ -1,0 +1,255 @@
+package io.trainyard.backend.local;
+
+import io.trainyard.spi.BackendException;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.BackendStatus;
+import io.trainyard.spi.spec.RestartPolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Drives one attempt from its directory: starts replicas, notices their exits, restarts them within
+ * the budget, enforces maxRuntime and stops everything when the attempt ends. All it knows is
+ * written to {@code state.json} after every change, so a supervisor created by a later gateway
+ * continues where this one stopped. Thread-safe: every method holds the monitor.
+ */
+final class AttemptSupervisor {
+  private static final int REASON_LINES = 5;
+
+  private final AttemptFiles files;
+  private final AttemptPlan plan;
+  private final ReplicaLauncher launcher;
+  private final LocalSecrets secrets;
+  private final Clock clock;
+  private final Duration killGrace;
+  private final Runnable onChange;
+  private final Map<String, ProcessHandle> handles = new HashMap<>();
+  private final List<ProcessHandle> doomed = new ArrayList<>();
+  private boolean doomedKnown;
+  private AttemptState state;
+
+  AttemptSupervisor(
+      AttemptFiles files,
+      AttemptPlan plan,
+      AttemptState state,
+      ReplicaLauncher launcher,
+      LocalSecrets secrets,
+      Clock clock,
+      Duration killGrace,
+      Runnable onChange) {
+    this.files = files;
+    this.plan = plan;
+    this.state = state;
+    this.launcher = launcher;
+    this.secrets = secrets;
+    this.clock = clock;
+    this.killGrace = killGrace;
+    this.onChange = onChange;
+  }
+
+  synchronized BackendStatus status() {
+    return state.toStatus();
+  }
+
+  synchronized boolean isTerminal() {
+    return state.phase().isTerminal();
+  }
+
+  AttemptPlan plan() {
+    return plan;
+  }
+
+  AttemptFiles files() {
+    return files;
+  }
+
+  /** Starts every replica not started yet; the attempt is RUNNING once all are. */
+  synchronized void start() {
+    if (state.phase() != BackendPhase.ADMITTING || state.ending() != null) {
+      return;
+    }
+    for (var replica : plan.replicas()) {
+      if (state.replicas().get(replica.name()).phase() == ReplicaState.Phase.PENDING
+          && !launch(replica)) {
+        return;
+      }
+    }
+    var now = clock.instant();
+    update(state.running(now, plan.maxRuntimeDuration().map(now::plus).orElse(null)));
+  }
+
+  /** One look at the processes; called by the backend's poller. */
+  synchronized void tick() {
+    if (state.phase().isTerminal()) {
+      return;
+    }
+    if (state.ending() != null) {
+      continueEnding();
+      return;
+    }
+    if (state.phase() == BackendPhase.ADMITTING) {
+      start();
+      return;
+    }
+    if (state.deadline() != null && !clock.instant().isBefore(state.deadline())) {
+      beginEnding(BackendPhase.FAILED, "exceeded maxRuntime " + plan.maxRuntime());
+      return;
+    }
+    for (var replica : plan.replicas()) {
+      var phase = state.replicas().get(replica.name()).phase();
+      if (phase == ReplicaState.Phase.RUNNING && liveHandle(replica.name()).isEmpty()) {
+        onExit(replica);
+      } else if (phase == ReplicaState.Phase.PENDING) {
+        launch(replica); // a restart a previous gateway decided but did not get to
+      }
+      if (state.ending() != null) {
+        return;
+      }
+    }
+    if (state.allSucceeded()) {
+      finish(BackendPhase.SUCCEEDED, null);
+    }
+  }
+
+  /** Stops every replica; the attempt ends STOPPED unless it already ended or is ending. */
+  synchronized void cancel() {
+    if (state.phase().isTerminal() || state.ending() != null) {
+      return;
+    }
+    beginEnding(BackendPhase.STOPPED, "stopped on request");
+  }
+
+  private void onExit(ReplicaPlan replica) {
+    var name = replica.name();
+    var code = files.readExitCode(name);
+    handles.remove(name);
+    if (code.isPresent() && code.getAsInt() == 0) {
+      update(
+          state.withReplica(
+              name, state.replicas().get(name).ended(ReplicaState.Phase.SUCCEEDED, 0)));
+      return;
+    }
+    if (restartable(replica.restartPolicy(), code) && state.restarts() < plan.maxRestarts()) {
+      files.appendNote(
+          name,
+          clock.instant(),
+          name
+              + " "
+              + describe(code)
+              + "; restarting ("
+              + (state.restarts() + 1)
+              + " of "
+              + plan.maxRestarts()
+              + " restarts)");
+      update(state.withRestart(name));
+      launch(replica);
+      return;
+    }
+    var exitCode = code.isPresent() ? Integer.valueOf(code.getAsInt()) : null;
+    update(
+        state.withReplica(
+            name, state.replicas().get(name).ended(ReplicaState.Phase.FAILED, exitCode)));
+    beginEnding(BackendPhase.FAILED, failureReason(name, code));
+  }
+
+  // Kubeflow's ExitCode policy: 1-127 are the program's own errors (permanent), 128+ a signal
+  // (retryable); no recorded code means the wrapper was killed, i.e. a signal too.
+  private static boolean restartable(RestartPolicy policy, OptionalInt code) {
+    return switch (policy) {
+      case NEVER -> false;
+      case ON_FAILURE, ALWAYS -> true;
+      case EXIT_CODE -> code.isEmpty() || code.getAsInt() >= 128;
+    };
+  }
+
+  private String failureReason(String name, OptionalInt code) {
+    var lines = files.lastLines(name, REASON_LINES);
+    var reason = "replica " + name + " " + describe(code);
+    return lines.isEmpty() ? reason : reason + "; last lines:\n" + String.join("\n", lines);
+  }
+
+  private static String describe(OptionalInt code) {
+    return code.isPresent()
+        ? "exited with code " + code.getAsInt()
+        : "ended without an exit code (killed from outside the gateway?)";
+  }
+
+  /** Starts one run of {@code replica}; on failure the attempt fails and false is returned. */
+  private boolean launch(ReplicaPlan replica) {
+    var name = replica.name();
+    try {
+      var handle = launcher.launch(files, replica, secrets.resolve(replica.secretEnv()));
+      handles.put(name, handle);
+      var start = handle.info().startInstant().orElse(null);
+      update(state.withReplica(name, state.replicas().get(name).running(handle.pid(), start)));
+      return true;
+    } catch (IOException | UncheckedIOException | BackendException e) {
+      beginEnding(BackendPhase.FAILED, "could not start replica " + name + ": " + e.getMessage());
+      return false;
+    }
+  }
+
+  private Optional<ProcessHandle> liveHandle(String name) {
+    var handle = handles.get(name);
+    if (handle == null) {
+      var replica = state.replicas().get(name);
+      if (replica.pid() == null) {
+        return Optional.empty();
+      }
+      var found = ProcessTree.find(replica.pid(), replica.processStart());
+      found.ifPresent(h -> handles.put(name, h));
+      return found;
+    }
+    return ProcessTree.isRunning(handle) ? Optional.of(handle) : Optional.empty();
+  }
+
+  private void beginEnding(BackendPhase phase, String reason) {
+    collectDoomed();
+    ProcessTree.terminate(doomed);
+    update(state.ending(new AttemptState.Ending(phase, reason, clock.instant().plus(killGrace))));
+    continueEnding();
+  }
+
+  private void continueEnding() {
+    if (!doomedKnown) { // a supervisor that took over an ending from a previous gateway
+      collectDoomed();
+      ProcessTree.terminate(doomed);
+    }
+    doomed.removeIf(h -> !ProcessTree.isRunning(h));
+    if (doomed.isEmpty()) {
+      finish(state.ending().phase(), state.ending().reason());
+    } else if (!clock.instant().isBefore(state.ending().killAt())) {
+      ProcessTree.kill(doomed);
+    }
+  }
+
+  private void collectDoomed() {
+    doomed.clear();
+    for (var name : state.replicas().keySet()) {
+      if (state.replicas().get(name).phase() == ReplicaState.Phase.RUNNING) {
+        liveHandle(name).ifPresent(h -> doomed.addAll(ProcessTree.members(h)));
+      }
+    }
+    doomedKnown = true;
+  }
+
+  private void finish(BackendPhase phase, String reason) {
+    handles.clear();
+    doomed.clear();
+    update(state.ended(phase, reason, clock.instant()));
+  }
+
+  private void update(AttemptState next) {
+    state = next;
+    files.writeState(next);
+    onChange.run();
+  }
+}

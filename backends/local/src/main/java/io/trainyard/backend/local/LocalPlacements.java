@@ -1,0 +1,98 @@
+package io.trainyard.backend.local;
+
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.Proposals;
+import io.trainyard.spi.Rejection;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.RoleSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+
+/** What the local backend can run: CPU jobs that name a command. Pure. */
+final class LocalPlacements {
+  static final String PROVIDER = "local";
+  static final String SERVICE = "local";
+  static final String INSTANCE_TYPE = "localhost";
+
+  private final LocalConfig config;
+
+  LocalPlacements(LocalConfig config) {
+    this.config = config;
+  }
+
+  /**
+   * The one placement of {@code spec} on this host, or every reason it cannot run here.
+   *
+   * @param freeSlots job slots free right now, shown as the placement's free capacity
+   */
+  Proposals propose(JobSpec spec, int freeSlots) {
+    var reasons = reasonsAgainst(spec);
+    if (!reasons.isEmpty()) {
+      return new Proposals(
+          List.of(), reasons.stream().map(r -> new Rejection(config.id(), r)).toList());
+    }
+    var roles = spec.roleSpecs().stream().map(RoleSpec::name).toList();
+    var line = new PlacementLine(roles, INSTANCE_TYPE, 1, null, 0);
+    return Proposals.of(
+        new Placement(
+            config.id(),
+            PROVIDER,
+            SERVICE,
+            config.region(),
+            false,
+            List.of(line),
+            config.usdPerHour(),
+            Math.max(0, freeSlots),
+            notes(spec)));
+  }
+
+  List<String> reasonsAgainst(JobSpec spec) {
+    var reasons = new ArrayList<String>();
+    if (spec.totalGpus() > 0) {
+      reasons.add("the local backend has no GPUs");
+    }
+    if (spec.needsKubernetes()) {
+      reasons.add(kubernetesReason(spec));
+    }
+    var withoutCommand =
+        spec.roleSpecs().stream().filter(r -> r.command().isEmpty()).map(RoleSpec::name).toList();
+    if (withoutCommand.size() == spec.roleSpecs().size()) {
+      reasons.add("needs spec.command: the local backend runs commands, not images");
+    } else if (!withoutCommand.isEmpty()) {
+      reasons.add(
+          "role "
+              + String.join(", ", withoutCommand)
+              + " needs a command (spec.command or spec.roles.<role>.command): the local backend"
+              + " runs commands, not images");
+    }
+    return reasons;
+  }
+
+  private static String kubernetesReason(JobSpec spec) {
+    if (!spec.volumes().isEmpty()) {
+      return "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do";
+    }
+    return "spec.kubernetes.podTemplate sets "
+        + String.join(", ", spec.kubernetes().podTemplate().keySet())
+        + ", which only Kubernetes backends can honour";
+  }
+
+  private static List<String> notes(JobSpec spec) {
+    var notes = new ArrayList<String>();
+    var images = new LinkedHashSet<String>();
+    spec.roleSpecs().stream().map(RoleSpec::image).filter(Objects::nonNull).forEach(images::add);
+    if (!images.isEmpty()) {
+      notes.add(
+          "image "
+              + String.join(", ", images)
+              + " is recorded but not run: replicas run `command` as local processes");
+    }
+    if (spec.elastic() != null) {
+      notes.add("elastic bounds are not used: the local backend runs the replicas asked for");
+    }
+    return notes;
+  }
+}

@@ -1,0 +1,87 @@
+package io.trainyard.backend.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+
+/** Finding a replica's processes again and stopping all of them. */
+final class ProcessTree {
+  private static final boolean PROC = Files.isDirectory(Path.of("/proc/self"));
+  // Start times are derived from the boot time, which a different JVM may read a second apart.
+  private static final Duration SAME_START = Duration.ofSeconds(2);
+
+  private ProcessTree() {}
+
+  /**
+   * Whether the process still runs. {@link ProcessHandle#isAlive()} counts a zombie as alive, and
+   * zombies stay: a replica adopted after a gateway restart, or a grandchild whose parent died, is
+   * re-parented to PID 1, which in many containers never reaps it.
+   */
+  static boolean isRunning(ProcessHandle process) {
+    if (!process.isAlive()) {
+      return false;
+    }
+    if (!PROC) {
+      return true;
+    }
+    try {
+      var stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      int afterName = stat.lastIndexOf(')'); // the name in parentheses may hold spaces
+      char state =
+          afterName > 0 && stat.length() > afterName + 2 ? stat.charAt(afterName + 2) : '?';
+      return state != 'Z' && state != 'X';
+    } catch (IOException e) {
+      return false; // gone between the two looks
+    }
+  }
+
+  /**
+   * The live process with this pid that started at {@code start}; empty when it is gone, or when
+   * the pid now belongs to a different process.
+   */
+  static Optional<ProcessHandle> find(long pid, Instant start) {
+    return ProcessHandle.of(pid)
+        .filter(ProcessTree::isRunning)
+        .filter(
+            h -> start == null || h.info().startInstant().map(s -> near(s, start)).orElse(true));
+  }
+
+  private static boolean near(Instant a, Instant b) {
+    return Duration.between(a, b).abs().compareTo(SAME_START) <= 0;
+  }
+
+  /**
+   * The root and every process below it, taken now: once the root dies its children are re-parented
+   * and no longer show up as its descendants, so the list is kept to finish the job later.
+   */
+  static List<ProcessHandle> members(ProcessHandle root) {
+    var all = new ArrayList<ProcessHandle>();
+    all.add(root);
+    root.descendants().forEach(all::add);
+    return all;
+  }
+
+  /** SIGTERM to every process, so each may clean up. */
+  static void terminate(Collection<ProcessHandle> processes) {
+    processes.stream().filter(ProcessTree::isRunning).forEach(ProcessHandle::destroy);
+  }
+
+  /** SIGKILL to every live process and anything it started since the last snapshot. */
+  static void kill(Collection<ProcessHandle> processes) {
+    var all = new LinkedHashSet<ProcessHandle>();
+    for (var p : processes) {
+      if (isRunning(p)) {
+        all.add(p);
+        p.descendants().forEach(all::add);
+      }
+    }
+    all.forEach(ProcessHandle::destroyForcibly);
+  }
+}

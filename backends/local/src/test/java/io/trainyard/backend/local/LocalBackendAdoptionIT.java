@@ -1,0 +1,170 @@
+package io.trainyard.backend.local;
+
+import static io.trainyard.backend.local.LocalBackendRig.shellJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trainyard.spi.BackendException;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.LogQuery;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What submit accepts, refuses and adopts, including after a gateway restart. */
+class LocalBackendAdoptionIT {
+  @TempDir Path temp;
+  private LocalBackendRig rig;
+
+  @BeforeEach
+  void open() {
+    rig = new LocalBackendRig(temp);
+  }
+
+  @AfterEach
+  void stopEverything() {
+    rig.close();
+  }
+
+  @Test
+  void submittingTheSameAttemptTwiceStartsItOnce() throws Exception {
+    var job =
+        shellJob(
+            "echo started >> \"$TRAINYARD_ATTEMPT_DIR/starts\"; sleep 0.5",
+            "",
+            "master: 1, worker: 1");
+
+    var first = rig.submit(job);
+    var second = rig.backend().submit(job);
+
+    assertThat(second).isEqualTo(first);
+    assertThat(rig.awaitEnd(first).phase()).isEqualTo(BackendPhase.SUCCEEDED);
+    assertThat(rig.backend().submit(job)).isEqualTo(first);
+    assertThat(Files.readAllLines(rig.attemptDir(first).resolve("starts"))).hasSize(2);
+    assertThatThrownBy(
+            () -> rig.backend().submit(TestJobs.job(job.jobId(), job.spec(), "other-hash")))
+        .isInstanceOf(BackendException.Rejected.class)
+        .hasMessageContaining("different spec");
+  }
+
+  @Test
+  void anAttemptDirectoryOfAnotherJobIsNotTakenOver() {
+    var job = shellJob("echo never", "", "master: 1");
+    var files = new AttemptFiles(rig.dataDir.resolve(job.objectName()));
+    files.create();
+    files.writeMarker(new AttemptMarker(TestJobs.newJobId(), 1, "h", Instant.now()));
+
+    assertThatThrownBy(() -> rig.backend().submit(job))
+        .isInstanceOf(BackendException.Rejected.class)
+        .hasMessageContaining("already holds an attempt of job");
+  }
+
+  @Test
+  void aBackendOpenedAfterARestartAdoptsTheLiveAttemptAndSeesItFinish() throws Exception {
+    var job =
+        shellJob(
+            "echo started >> \"$TRAINYARD_ATTEMPT_DIR/starts\"; sleep 1.5; echo finished",
+            "",
+            "master: 1");
+    var ref = rig.submit(job);
+    assertThat(rig.backend().status(ref).phase()).isEqualTo(BackendPhase.RUNNING);
+
+    var restarted = rig.reopen(rig.config());
+    var events = new CopyOnWriteArrayList<ExternalRef>();
+    restarted.events(events::add);
+    assertThat(restarted.status(ref).phase()).isEqualTo(BackendPhase.RUNNING);
+    assertThat(restarted.placements(job.spec()).placements().get(0).freeCapacity()).isEqualTo(3);
+    assertThat(restarted.submit(job)).isEqualTo(ref);
+    List<String> followed;
+    try (var stream = restarted.logs(ref, new LogQuery("master-0", null, true))) {
+      followed =
+          LocalBackendRig.readAll(stream).stream().map(io.trainyard.spi.LogLine::text).toList();
+    }
+
+    assertThat(rig.awaitEnd(ref).phase()).isEqualTo(BackendPhase.SUCCEEDED);
+    assertThat(events).contains(ref);
+    assertThat(followed).containsExactly("finished");
+    assertThat(Files.readAllLines(rig.attemptDir(ref).resolve("starts"))).hasSize(1);
+  }
+
+  @Test
+  void submitBeyondMaxConcurrentJobsIsRefusedForCapacity() {
+    var backend = rig.reopen(rig.withMaxJobs(1));
+    rig.submit(shellJob("sleep 30", "", "master: 1"));
+
+    assertThat(backend.placements(shellJob("true", "", "master: 1").spec()).placements())
+        .singleElement()
+        .satisfies(p -> assertThat(p.freeCapacity()).isZero());
+    assertThatThrownBy(() -> backend.submit(shellJob("true", "", "master: 1")))
+        .isInstanceOf(BackendException.CapacityUnavailable.class);
+  }
+
+  @Test
+  void secretEnvIsDeliveredButNeverWrittenDown() throws Exception {
+    Files.createDirectories(temp.resolve("secrets/wandb"));
+    Files.writeString(temp.resolve("secrets/wandb/api-key"), "s3cr3t-value\n");
+    var ref =
+        rig.submit(
+            shellJob(
+                "echo \"token=$API_TOKEN\"",
+                "secretEnv: {API_TOKEN: {secret: wandb, key: api-key}}",
+                "master: 1"));
+
+    assertThat(rig.awaitEnd(ref).phase()).isEqualTo(BackendPhase.SUCCEEDED);
+    assertThat(rig.texts(ref, "master-0")).containsExactly("token=s3cr3t-value");
+    for (var name : List.of("marker.json", "plan.json", "state.json")) {
+      assertThat(Files.readString(rig.attemptDir(ref).resolve(name))).doesNotContain("s3cr3t");
+    }
+  }
+
+  @Test
+  void aMissingSecretIsRefusedBeforeAnythingStarts() {
+    var job =
+        shellJob(
+            "echo never", "secretEnv: {API_TOKEN: {secret: wandb, key: api-key}}", "master: 1");
+
+    assertThatThrownBy(() -> rig.backend().submit(job))
+        .isInstanceOf(BackendException.Rejected.class)
+        .hasMessageContaining("secret 'wandb' key 'api-key'");
+    assertThat(rig.dataDir.resolve(job.objectName())).doesNotExist();
+  }
+
+  @Test
+  void whatCannotRunHereIsRejectedAtSubmitToo() {
+    var gpu =
+        TestJobs.job(
+            TestJobs.spec(
+                """
+                framework: pytorch
+                command: [python3, train.py]
+                replicas: {master: 1}
+                resources: {gpus: 1, gpuType: nvidia-t4}
+                """));
+
+    assertThatThrownBy(() -> rig.backend().submit(gpu))
+        .isInstanceOf(BackendException.Rejected.class)
+        .hasMessage("the local backend has no GPUs");
+  }
+
+  @Test
+  void anUnknownAttemptIsNotFoundAndCancellingItIsANoOp() {
+    var backend = rig.backend();
+    var ref = new ExternalRef(backend.id(), "ty-" + TestJobs.newJobId() + "-a1", Map.of());
+
+    assertThatThrownBy(() -> backend.status(ref)).isInstanceOf(BackendException.NotFound.class);
+    assertThatThrownBy(() -> backend.logs(ref, LogQuery.ALL))
+        .isInstanceOf(BackendException.NotFound.class);
+    backend.cancel(ref);
+    assertThatThrownBy(() -> backend.status(new ExternalRef(backend.id(), "../../etc", Map.of())))
+        .isInstanceOf(BackendException.NotFound.class);
+    assertThat(backend.health().healthy()).isTrue();
+  }
+}

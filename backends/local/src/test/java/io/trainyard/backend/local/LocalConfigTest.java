@@ -1,0 +1,85 @@
+package io.trainyard.backend.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.BackendFactory;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class LocalConfigTest {
+
+  @Test
+  void everyFieldHasADefault() throws Exception {
+    var config = TestJobs.YAML.readValue("type: local\n", LocalConfig.class);
+
+    assertThat(config).isEqualTo(LocalConfig.defaults());
+    assertThat(config.id()).isEqualTo("local");
+    assertThat(config.region()).isEqualTo("local");
+    assertThat(config.hipaaEligible()).isFalse();
+    assertThat(config.discountPct()).isEqualByComparingTo("0");
+    assertThat(config.usdPerHour()).isEqualByComparingTo("0");
+    assertThat(config.maxConcurrentJobs()).isEqualTo(4);
+    assertThat(config.killGrace()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.codePath()).isEqualTo(Path.of("").toAbsolutePath());
+    assertThat(config.secretsPath()).isEqualTo(Path.of("data/secrets").toAbsolutePath());
+  }
+
+  @Test
+  void bindsAsABackendBlockByType() throws Exception {
+    var mapper = TestJobs.YAML.copy();
+    mapper.registerSubtypes(LocalConfig.class);
+    var config =
+        mapper.readValue(
+            """
+            type: local
+            id: my-laptop
+            usdPerHour: 0.25
+            codeDir: /srv/code
+            maxConcurrentJobs: 2
+            killGracePeriod: 3s
+            """,
+            BackendConfig.class);
+
+    assertThat(config).isInstanceOf(LocalConfig.class);
+    var local = (LocalConfig) config;
+    assertThat(local.id()).isEqualTo("my-laptop");
+    assertThat(local.usdPerHour()).isEqualByComparingTo(new BigDecimal("0.25"));
+    assertThat(local.codePath()).isEqualTo(Path.of("/srv/code"));
+    assertThat(local.maxConcurrentJobs()).isEqualTo(2);
+    assertThat(local.killGrace()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void refusesNonsenseNamingTheField() {
+    assertThatThrownBy(
+            () -> TestJobs.YAML.readValue("type: local\nmaxConcurrentJobs: 0\n", LocalConfig.class))
+        .isInstanceOf(ValueInstantiationException.class)
+        .hasMessageContaining("maxConcurrentJobs");
+    assertThatThrownBy(
+            () ->
+                TestJobs.YAML.readValue("type: local\nkillGracePeriod: soon\n", LocalConfig.class))
+        .hasMessageContaining("killGracePeriod");
+    assertThatThrownBy(
+            () -> TestJobs.YAML.readValue("type: local\nusdPerHour: -1\n", LocalConfig.class))
+        .hasMessageContaining("usdPerHour");
+  }
+
+  @Test
+  void theFactoryIsFoundByKind() {
+    var factories =
+        ServiceLoader.load(BackendFactory.class).stream().map(ServiceLoader.Provider::get).toList();
+
+    assertThat(factories)
+        .anySatisfy(
+            f -> {
+              assertThat(f.kind()).isEqualTo("local");
+              assertThat(f.configClass()).isEqualTo(LocalConfig.class);
+            });
+  }
+}

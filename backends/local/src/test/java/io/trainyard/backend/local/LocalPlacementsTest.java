@@ -1,0 +1,144 @@
+package io.trainyard.backend.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainyard.spi.Rejection;
+import io.trainyard.spi.spec.JobSpec;
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+
+class LocalPlacementsTest {
+  private final LocalConfig config =
+      new LocalConfig("laptop", "home", false, null, new BigDecimal("0.10"), null, null, 3, null);
+  private final LocalPlacements placements = new LocalPlacements(config);
+
+  @Test
+  void aCpuJobWithACommandGetsOnePlacementWithEveryRole() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            image: python:3.11-slim
+            command: [python3, train.py]
+            replicas: {master: 1, worker: 2}
+            resources: {cpus: 2, memory: 1Gi}
+            """);
+
+    var proposals = placements.propose(spec, 2);
+
+    assertThat(proposals.rejections()).isEmpty();
+    assertThat(proposals.placements()).hasSize(1);
+    var p = proposals.placements().get(0);
+    assertThat(p.backendId()).isEqualTo("laptop");
+    assertThat(p.provider()).isEqualTo("local");
+    assertThat(p.service()).isEqualTo("local");
+    assertThat(p.region()).isEqualTo("home");
+    assertThat(p.spot()).isFalse();
+    assertThat(p.operatorUsdPerHour()).isEqualByComparingTo("0.10");
+    assertThat(p.freeCapacity()).isEqualTo(2);
+    assertThat(p.lines()).hasSize(1);
+    var line = p.lines().get(0);
+    assertThat(line.roles()).containsExactly("master", "worker");
+    assertThat(line.instanceType()).isEqualTo("localhost");
+    assertThat(line.count()).isEqualTo(1);
+    assertThat(line.gpus()).isZero();
+    assertThat(line.gpuType()).isNull();
+    assertThat(p.notes())
+        .containsExactly(
+            "image python:3.11-slim is recorded but not run: replicas run `command` as local"
+                + " processes");
+  }
+
+  @Test
+  void aGpuJobIsRejected() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [python3, train.py]
+            replicas: {master: 1}
+            resources: {gpus: 1, gpuType: nvidia-t4}
+            """);
+
+    assertThat(reasons(spec)).containsExactly("the local backend has no GPUs");
+  }
+
+  @Test
+  void aJobNeedingKubernetesIsRejected() {
+    var podTemplate =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [python3, train.py]
+            replicas: {master: 1}
+            kubernetes: {podTemplate: {nodeSelector: {pool: cpu}}}
+            """);
+    var volumes =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [python3, train.py]
+            replicas: {master: 1}
+            volumes: [{name: shared, claim: data-pvc, mountPath: /mnt}]
+            """);
+
+    assertThat(reasons(podTemplate))
+        .singleElement()
+        .asString()
+        .contains("spec.kubernetes.podTemplate", "nodeSelector", "only Kubernetes");
+    assertThat(reasons(volumes))
+        .singleElement()
+        .asString()
+        .contains("spec.volumes", "only Kubernetes");
+  }
+
+  @Test
+  void aJobWithoutACommandIsRejected() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            image: registry.example.com/train:1
+            replicas: {master: 1, worker: 1}
+            """);
+
+    assertThat(reasons(spec))
+        .containsExactly("needs spec.command: the local backend runs commands, not images");
+  }
+
+  @Test
+  void aRoleWithoutACommandIsNamed() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: tensorflow
+            replicas: {chief: 1, worker: 1}
+            roles: {chief: {command: [python3, chief.py]}}
+            """);
+
+    assertThat(reasons(spec)).singleElement().asString().startsWith("role worker needs a command");
+  }
+
+  @Test
+  void everyReasonIsGivenAtOnce() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            image: registry.example.com/train:1
+            replicas: {master: 1}
+            resources: {gpus: 8, gpuType: nvidia-a100-40gb}
+            kubernetes: {podTemplate: {tolerations: []}}
+            """);
+
+    assertThat(reasons(spec)).hasSize(3);
+  }
+
+  private java.util.List<String> reasons(JobSpec spec) {
+    var proposals = placements.propose(spec, 1);
+    assertThat(proposals.placements()).isEmpty();
+    assertThat(proposals.rejections())
+        .allSatisfy(r -> assertThat(r.backendId()).isEqualTo("laptop"));
+    return proposals.rejections().stream().map(Rejection::reason).toList();
+  }
+}
