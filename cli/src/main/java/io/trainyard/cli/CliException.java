@@ -1,0 +1,62 @@
+package io.trainyard.cli;
+
+import java.util.List;
+
+/**
+ * A failure to report to the user: one {@code error:} line, optional detail lines, and an exit
+ * status. Thrown anywhere in the CLI and printed once, by {@link TrainyardCli}, never with a stack
+ * trace.
+ */
+final class CliException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final ExitStatus status;
+  private final List<String> details;
+  private final String rawAnswer;
+
+  private CliException(ExitStatus status, String message, List<String> details, String rawAnswer) {
+    super(message);
+    this.status = status;
+    this.details = List.copyOf(details);
+    this.rawAnswer = rawAnswer;
+  }
+
+  static CliException usage(String message) {
+    return new CliException(ExitStatus.USAGE, message, List.of(), null);
+  }
+
+  static CliException failed(String message) {
+    return new CliException(ExitStatus.FAILED, message, List.of(), null);
+  }
+
+  static CliException unreachable(String url) {
+    return new CliException(
+        ExitStatus.UNREACHABLE,
+        "cannot reach the Trainyard gateway at "
+            + url
+            + " — is it running? (`java -jar gateway/target/trainyard.jar server`)",
+        List.of(),
+        null);
+  }
+
+  /**
+   * The gateway answered 4xx/5xx; {@code rawAnswer} is its body, printed as is with JSON output.
+   */
+  static CliException refused(String message, List<String> details, String rawAnswer) {
+    return new CliException(ExitStatus.FAILED, message, details, rawAnswer);
+  }
+
+  ExitStatus status() {
+    return status;
+  }
+
+  /** Lines printed under the {@code error:} line, already indented. */
+  List<String> details() {
+    return details;
+  }
+
+  /** The gateway's error body, or null if the failure did not come from an answer. */
+  String rawAnswer() {
+    return rawAnswer;
+  }
+}

@@ -1,0 +1,100 @@
+package io.trainyard.cli;
+
+import java.util.Optional;
+import java.util.Set;
+
+/** The CLI's commands, with what each accepts; usage text and argument checks come from here. */
+enum Command {
+  SUBMIT(
+      "submit",
+      "FILE [--dry-run] [--idempotency-key KEY]",
+      "Submit a job spec (YAML or JSON); --dry-run only routes it",
+      1,
+      1,
+      Set.of("--idempotency-key"),
+      Set.of("--dry-run")),
+  QUOTE("quote", "FILE", "Show where a job could run and what each place costs", 1, 1),
+  STATUS("status", "[ID]", "List your jobs, or show one", 0, 1),
+  LOGS(
+      "logs",
+      "ID [-f|--follow] [--replica R]",
+      "Print a job's logs; --follow prints them as they come",
+      1,
+      1,
+      Set.of("--replica"),
+      Set.of("--follow")),
+  CANCEL("cancel", "ID", "Cancel a job", 1, 1),
+  WAIT(
+      "wait",
+      "ID [--timeout 10m]",
+      "Wait until a job ends; exit 0 only if it SUCCEEDED",
+      1,
+      1,
+      Set.of("--timeout"),
+      Set.of()),
+  DEMO("demo", "", "Run an example job on a local gateway (from the repo root)", 0, 0),
+  HELP("help", "[COMMAND]", "Show this help, or a command's", 0, 1);
+
+  private final String word;
+  private final String synopsis;
+  private final String summary;
+  private final int minOperands;
+  private final int maxOperands;
+  private final Set<String> valueOptions;
+  private final Set<String> flags;
+
+  Command(String word, String synopsis, String summary, int minOperands, int maxOperands) {
+    this(word, synopsis, summary, minOperands, maxOperands, Set.of(), Set.of());
+  }
+
+  Command(
+      String word,
+      String synopsis,
+      String summary,
+      int minOperands,
+      int maxOperands,
+      Set<String> valueOptions,
+      Set<String> flags) {
+    this.word = word;
+    this.synopsis = synopsis;
+    this.summary = summary;
+    this.minOperands = minOperands;
+    this.maxOperands = maxOperands;
+    this.valueOptions = valueOptions;
+    this.flags = flags;
+  }
+
+  static Optional<Command> named(String word) {
+    for (Command command : values()) {
+      if (command.word.equals(word)) {
+        return Optional.of(command);
+      }
+    }
+    return Optional.empty();
+  }
+
+  String word() {
+    return word;
+  }
+
+  String summary() {
+    return summary;
+  }
+
+  /** E.g. {@code submit FILE [--dry-run]}. */
+  String usage() {
+    return synopsis.isEmpty() ? word : word + " " + synopsis;
+  }
+
+  boolean takesValue(String option) {
+    return valueOptions.contains(option);
+  }
+
+  boolean takesFlag(String option) {
+    return flags.contains(option);
+  }
+
+  boolean acceptsOperandCount(int count) {
+    return count >= minOperands && count <= maxOperands;
+  }
+}

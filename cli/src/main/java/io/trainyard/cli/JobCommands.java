@@ -1,0 +1,192 @@
+package io.trainyard.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The commands that call the REST API once (or poll it): one method per command. */
+final class JobCommands {
+  static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofMinutes(10);
+
+  private final GatewayClient client;
+  private final Terminal terminal;
+  private final CommandLine.Output output;
+
+  JobCommands(GatewayClient client, Terminal terminal, CommandLine.Output output) {
+    this.client = client;
+    this.terminal = terminal;
+    this.output = output;
+  }
+
+  int submit(CommandLine line) {
+    Path file = terminal.workDir().resolve(line.operand());
+    byte[] spec = readSpec(file);
+    boolean dryRun = line.has("--dry-run");
+    String key = line.option("--idempotency-key");
+    String body =
+        client.post(
+            "/v1/jobs" + (dryRun ? "?dryRun=true" : ""),
+            spec,
+            contentType(file),
+            key == null ? Map.of() : Map.of("Idempotency-Key", key));
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    JsonNode answer = client.parse(body);
+    print(
+        answer.path("dryRun").asBoolean(false)
+            ? JobView.dryRun(answer)
+            : JobView.submitted(answer));
+    return 0;
+  }
+
+  int quote(CommandLine line) {
+    Path file = terminal.workDir().resolve(line.operand());
+    String body = client.post("/v1/quotes", readSpec(file), contentType(file), Map.of());
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    print(QuoteView.render(client.parse(body)));
+    return 0;
+  }
+
+  int status(CommandLine line) {
+    boolean one = !line.operands().isEmpty();
+    String body = client.get(one ? "/v1/jobs/" + line.jobId() : "/v1/jobs");
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    JsonNode answer = client.parse(body);
+    print(one ? JobView.details(answer) : JobView.table(answer.path("jobs"), Instant.now()));
+    return 0;
+  }
+
+  int logs(CommandLine line) {
+    var query = new ArrayList<String>();
+    if (line.has("--follow")) {
+      query.add("follow=true");
+    }
+    if (line.option("--replica") != null) {
+      query.add("replica=" + URLEncoder.encode(line.option("--replica"), StandardCharsets.UTF_8));
+    }
+    String path =
+        "/v1/jobs/"
+            + line.jobId()
+            + "/logs"
+            + (query.isEmpty() ? "" : "?" + String.join("&", query));
+    client.streamLines(
+        path,
+        text -> {
+          terminal.out().println(text);
+          terminal.out().flush();
+        });
+    return 0;
+  }
+
+  int cancel(CommandLine line) {
+    String body = client.delete("/v1/jobs/" + line.jobId());
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    JsonNode job = client.parse(body);
+    terminal
+        .out()
+        .println(
+            "cancel requested: job "
+                + QuoteView.text(job, "id")
+                + " is "
+                + QuoteView.text(job, "state"));
+    return 0;
+  }
+
+  int waitFor(CommandLine line) {
+    String id = line.jobId();
+    Duration timeout = timeout(line.option("--timeout"));
+    boolean table = output == CommandLine.Output.TABLE;
+    var outcome =
+        new JobWatch(client)
+            .untilEnded(
+                id,
+                timeout,
+                job -> {
+                  if (table) {
+                    terminal.out().println("job " + id + ": " + QuoteView.text(job, "state"));
+                  }
+                });
+    if (!table) {
+      printRaw(outcome.raw());
+    }
+    if (!outcome.ended()) {
+      throw CliException.failed(
+          "job " + id + " is still " + outcome.state() + " after " + HumanDuration.format(timeout));
+    }
+    if (!"SUCCEEDED".equals(outcome.state())) {
+      String reason = QuoteView.text(outcome.job(), "reason");
+      throw CliException.failed(
+          "job " + id + " " + outcome.state() + (reason == null ? "" : ": " + reason));
+    }
+    if (table) {
+      var took = JobView.duration(outcome.job());
+      terminal
+          .out()
+          .println(
+              "job "
+                  + id
+                  + " SUCCEEDED"
+                  + (took == null ? "" : " in " + HumanDuration.format(took)));
+    }
+    return 0;
+  }
+
+  private static Duration timeout(String value) {
+    if (value == null) {
+      return DEFAULT_WAIT_TIMEOUT;
+    }
+    try {
+      Duration timeout = HumanDuration.parse(value);
+      if (timeout.isZero()) {
+        throw new IllegalArgumentException("--timeout must be more than 0");
+      }
+      return timeout;
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage("--timeout: " + e.getMessage());
+    }
+  }
+
+  /** Read here rather than streamed: specs are small, and a missing file is a usage error. */
+  static byte[] readSpec(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw CliException.usage("no such file: " + file);
+    } catch (IOException e) {
+      throw CliException.usage("cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  static String contentType(Path file) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    return name.endsWith(".yaml") || name.endsWith(".yml")
+        ? "application/yaml"
+        : "application/json";
+  }
+
+  private int printRaw(String body) {
+    terminal.out().println(body.stripTrailing());
+    return 0;
+  }
+
+  private void print(List<String> lines) {
+    lines.forEach(terminal.out()::println);
+  }
+}

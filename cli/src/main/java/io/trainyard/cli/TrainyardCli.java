@@ -1,0 +1,109 @@
+package io.trainyard.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+
+/**
+ * The Trainyard command-line client. Every failure ends as one {@code error:} line on stderr (plus
+ * detail lines for field errors) and an {@link ExitStatus}, never as a stack trace.
+ */
+public final class TrainyardCli {
+  private TrainyardCli() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, Terminal.system()));
+  }
+
+  /** Runs one command line; returns the exit code. */
+  static int run(String[] args, Terminal terminal) {
+    CommandLine line = null;
+    try {
+      line = CommandLine.parse(List.of(args), terminal.env());
+      return execute(line, terminal);
+    } catch (CliException e) {
+      report(e, line, terminal);
+      return e.status().code();
+    } catch (RuntimeException e) {
+      // A bug of ours: still one line, with the trace only on request.
+      terminal.err().println("error: unexpected failure: " + e);
+      if (terminal.env().containsKey("TRAINYARD_DEBUG")) {
+        e.printStackTrace(terminal.err());
+      }
+      return ExitStatus.FAILED.code();
+    } finally {
+      terminal.out().flush();
+    }
+  }
+
+  private static int execute(CommandLine line, Terminal terminal) {
+    if (line.command() == Command.HELP) {
+      terminal.out().print(line.operands().isEmpty() ? usage() : help(line.operand()));
+      return 0;
+    }
+    if (line.has("--help")) {
+      terminal.out().print(help(line.command().word()));
+      return 0;
+    }
+    var json = new ObjectMapper();
+    if (line.command() == Command.DEMO) {
+      return new DemoCommand(terminal, json).run();
+    }
+    var jobs =
+        new JobCommands(new GatewayClient(line.url(), line.token(), json), terminal, line.output());
+    return switch (line.command()) {
+      case SUBMIT -> jobs.submit(line);
+      case QUOTE -> jobs.quote(line);
+      case STATUS -> jobs.status(line);
+      case LOGS -> jobs.logs(line);
+      case CANCEL -> jobs.cancel(line);
+      case WAIT -> jobs.waitFor(line);
+      case DEMO, HELP -> throw new IllegalStateException("handled above: " + line.command());
+    };
+  }
+
+  private static void report(CliException e, CommandLine line, Terminal terminal) {
+    var err = terminal.err();
+    boolean json = line != null && line.output() == CommandLine.Output.JSON;
+    if (json && e.rawAnswer() != null) {
+      err.println(e.rawAnswer().stripTrailing());
+      return;
+    }
+    err.println("error: " + e.getMessage());
+    e.details().forEach(err::println);
+  }
+
+  static String usage() {
+    var text = new StringBuilder();
+    text.append(
+        "Trainyard: one training API in front of Kubernetes clusters and ML platforms.\n\n");
+    text.append("usage: trainyard [--url URL] [--token TOKEN] [--output table|json] COMMAND\n\n");
+    text.append("commands:\n");
+    int width = 0;
+    for (Command command : Command.values()) {
+      width = Math.max(width, command.usage().length());
+    }
+    for (Command command : Command.values()) {
+      text.append(String.format("  %-" + width + "s  %s%n", command.usage(), command.summary()));
+    }
+    text.append(
+        """
+
+        options:
+          --url URL        the gateway (env TRAINYARD_URL, default http://127.0.0.1:8080)
+          --token TOKEN    bearer token (env TRAINYARD_TOKEN)
+          --output FORMAT  table (default) or json: the gateway's answer as it came
+
+        exit status: 0 ok, 1 the request or the job failed, 2 usage error,
+                     3 the gateway cannot be reached
+        """);
+    return text.toString();
+  }
+
+  private static String help(String word) {
+    Command command =
+        Command.named(word)
+            .orElseThrow(
+                () -> CliException.usage("unknown command '" + word + "'" + CommandLine.HINT));
+    return "usage: trainyard " + command.usage() + "\n  " + command.summary() + "\n";
+  }
+}

@@ -1,0 +1,71 @@
+package io.trainyard.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+class ErrorReportTest {
+  private final ObjectMapper json = new ObjectMapper();
+
+  @Test
+  void theGatewaysErrorShape() {
+    String body =
+        """
+        {"code":"CONFLICT","message":"idempotency key reused with a different spec",
+         "errors":[{"field":null,"message":"key retry-1 was first used 3m ago"}],"requestId":"r-9"}
+        """;
+
+    var error = ErrorReport.from(409, body, json, true);
+
+    assertThat(error.status()).isEqualTo(ExitStatus.FAILED);
+    assertThat(error.getMessage()).isEqualTo("idempotency key reused with a different spec");
+    assertThat(error.details())
+        .containsExactly("  key retry-1 was first used 3m ago", "  request id: r-9");
+    assertThat(error.rawAnswer()).isEqualTo(body);
+  }
+
+  @Test
+  void noBackendCanRunItComesWithTheDecisionTable() {
+    String body =
+        """
+        {"code":"NO_BACKEND","message":"no backend can run this job","requestId":"r-1",
+         "decision":{"policy":"cheapest","chosen":null,"candidates":[
+           {"backendId":"local","kind":"local","region":"local","spot":false,
+            "rejected":"needs 8 GPUs, this machine has 0"}]}}
+        """;
+
+    var error = ErrorReport.from(422, body, json, true);
+
+    assertThat(error.details())
+        .containsExactly(
+            "  BACKEND  KIND   REGION  SPOT  $/H  EST.$  DECISION",
+            "  local    local  local   no    -    -      rejected: needs 8 GPUs, this machine has 0",
+            "  policy cheapest: no backend can take this job now",
+            "  request id: r-1");
+  }
+
+  @Test
+  void refusedTokenSaysSo() {
+    var error =
+        ErrorReport.from(
+            401, "{\"code\":\"UNAUTHENTICATED\",\"message\":\"unauthorized\"}", json, true);
+
+    assertThat(error.details())
+        .containsExactly(
+            "  the token was not accepted: it may have expired, or be for another gateway");
+  }
+
+  @Test
+  void somethingElseIsReportedByStatusWithItsFirstLine() {
+    var error = ErrorReport.from(503, "upstream connect error\nreset reason: overflow", json, true);
+
+    assertThat(error.getMessage())
+        .isEqualTo("the gateway answered HTTP 503: upstream connect error");
+    assertThat(error.rawAnswer()).isNull();
+    assertThat(ErrorReport.from(500, "", json, true).getMessage())
+        .isEqualTo("the gateway answered HTTP 500");
+    assertThat(ErrorReport.from(404, "[1,2]", json, true).getMessage())
+        .isEqualTo("the gateway answered HTTP 404: [1,2]");
+  }
+}
