@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddedH2Test {
 
   @Test
-  void aJobOutlivesAGatewayRestart(@TempDir Path data) throws Exception {
+  void aJobOutlivesAGatewayRestart(@TempDir Path tmp) throws Exception {
+    var data = tmp.resolve("data"); // not there yet, as on a first start
     var job =
         JobRow.builder()
             .id(JobIds.newId())
