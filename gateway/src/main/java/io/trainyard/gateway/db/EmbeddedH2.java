@@ -1,0 +1,44 @@
+package io.trainyard.gateway.db;
+
+import io.dropwizard.db.DataSourceFactory;
+import java.nio.file.Path;
+
+/**
+ * The zero-config database: an H2 file in the data directory ({@code ./data/trainyard.mv.db} by
+ * default).
+ *
+ * <p>Plain H2, not {@code MODE=PostgreSQL}: the store's SQL is the part H2 and PostgreSQL share,
+ * and every statement runs on both in the tests, so a compatibility mode would add nothing but a
+ * third dialect (H2's partial imitation of PostgreSQL) that the tests would not cover.
+ */
+public final class EmbeddedH2 {
+  public static final Path DEFAULT_DATA_DIRECTORY = Path.of("data");
+
+  private EmbeddedH2() {}
+
+  /**
+   * The JDBC URL of the database in {@code dataDirectory}. {@code DB_CLOSE_ON_EXIT=FALSE}: the
+   * gateway's lifecycle closes the pool after the reconciler stops; H2's own shutdown hook would
+   * close the database under it first. No {@code AUTO_SERVER}: a second gateway on the same
+   * directory must fail on H2's file lock, not share it.
+   */
+  public static String url(Path dataDirectory) {
+    return "jdbc:h2:file:"
+        + dataDirectory.resolve("trainyard").toAbsolutePath()
+        + ";DB_CLOSE_ON_EXIT=FALSE";
+  }
+
+  /** What {@code database:} means when the configuration does not say. */
+  public static DataSourceFactory dataSourceFactory(Path dataDirectory) {
+    var factory = new DataSourceFactory();
+    factory.setDriverClass("org.h2.Driver");
+    factory.setUrl(url(dataDirectory));
+    factory.setUser("sa");
+    factory.setPassword("");
+    // One process owns the file; a handful of connections serve the API and the reconciler.
+    factory.setInitialSize(2);
+    factory.setMinSize(2);
+    factory.setMaxSize(16);
+    return factory;
+  }
+}

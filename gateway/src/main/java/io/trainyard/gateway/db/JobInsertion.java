@@ -1,0 +1,124 @@
+package io.trainyard.gateway.db;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+
+/**
+ * One {@link JobStore#insert}: the job, its first event and its idempotency key in one transaction,
+ * or the reason it cannot be stored.
+ *
+ * <p>A young key or a live name is looked up first, which answers the ordinary retry without an
+ * error; concurrent inserts are settled by the primary key of {@code idempotency_keys} and the
+ * unique (team, live_name) of {@code jobs}: the loser's transaction rolls back, and it reads what
+ * the winner stored.
+ */
+final class JobInsertion {
+  /** Unique or primary key violation: the same SQLState on H2 and PostgreSQL. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
+  private final Jdbi jdbi;
+  private final JobRow job;
+  private final JobEvent event;
+  private final IdempotencyKey key;
+
+  JobInsertion(Jdbi jdbi, JobRow job, JobEvent event, IdempotencyKey keyOrNull) {
+    this.jdbi = jdbi;
+    this.job = job;
+    this.event = event;
+    this.key = keyOrNull;
+  }
+
+  InsertResult run(Supplier<Instant> now) {
+    for (int race = 0; ; race++) {
+      try {
+        return jdbi.inTransaction(h -> tryInsert(h, now.get()));
+      } catch (JdbiException e) {
+        if (!isUniqueViolation(e)) {
+          throw e;
+        }
+      }
+      // Lost to a concurrent insert and rolled back. PostgreSQL reports the violation only once
+      // the winner committed, so it is visible now; H2 may report it before, hence the retry.
+      var conflict = jdbi.withHandle(h -> conflict(h, now.get()));
+      if (conflict.isPresent()) {
+        return conflict.get();
+      }
+      JobStore.backOff(race);
+    }
+  }
+
+  private InsertResult tryInsert(Handle h, Instant now) {
+    var conflict = conflict(h, now);
+    if (conflict.isPresent()) {
+      return conflict.get();
+    }
+    if (key != null) {
+      // An expired key is free again. Only an expired one: a concurrent insert may have just
+      // committed a young one, which must stay and make this insert fail.
+      h.createUpdate(
+              "DELETE FROM idempotency_keys WHERE team = :team AND subject = :subject"
+                  + " AND idem_key = :key AND created_at <= :since")
+          .bind("team", key.team())
+          .bind("subject", key.subject())
+          .bind("key", key.key())
+          .bind("since", JobColumns.utc(now.minus(JobStore.IDEMPOTENCY_WINDOW)))
+          .execute();
+    }
+    var stored = job.toBuilder().lease(null, null).version(0).build();
+    JobColumns.bindAll(h.createUpdate(JobColumns.INSERT), stored).execute();
+    if (key != null) {
+      h.createUpdate(
+              "INSERT INTO idempotency_keys (team, subject, idem_key, spec_hash, job_id, created_at)"
+                  + " VALUES (:team, :subject, :key, :hash, :job, :at)")
+          .bind("team", key.team())
+          .bind("subject", key.subject())
+          .bind("key", key.key())
+          .bind("hash", key.specHash())
+          .bind("job", job.id())
+          .bind("at", JobColumns.utc(now))
+          .execute();
+    }
+    JobStore.insertEvents(h, List.of(event));
+    return new InsertResult.Created(stored);
+  }
+
+  /** Why the job cannot be stored, if it cannot: a young key first, then a live name. */
+  private Optional<InsertResult> conflict(Handle h, Instant now) {
+    if (key != null) {
+      var sameKey =
+          h.createQuery(
+                  "SELECT job_id, spec_hash FROM idempotency_keys WHERE team = :team"
+                      + " AND subject = :subject AND idem_key = :key AND created_at > :since")
+              .bind("team", key.team())
+              .bind("subject", key.subject())
+              .bind("key", key.key())
+              .bind("since", JobColumns.utc(now.minus(JobStore.IDEMPOTENCY_WINDOW)))
+              .map((rs, ctx) -> new InsertResult.SameKey(rs.getString(1), rs.getString(2)))
+              .findOne();
+      if (sameKey.isPresent()) {
+        return Optional.of(sameKey.get());
+      }
+    }
+    return h.createQuery("SELECT id FROM jobs WHERE team = :team AND live_name = :name")
+        .bind("team", job.team())
+        .bind("name", job.name())
+        .mapTo(String.class)
+        .findOne()
+        .map(InsertResult.NameTaken::new);
+  }
+
+  private static boolean isUniqueViolation(Throwable e) {
+    for (var t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

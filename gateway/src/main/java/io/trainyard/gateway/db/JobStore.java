@@ -1,0 +1,336 @@
+package io.trainyard.gateway.db;
+
+import io.trainyard.spi.JobState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.SqlStatements;
+
+/**
+ * The jobs table, its events and idempotency keys: what the REST resources and the reconciler read
+ * and write. Runs the same SQL on H2 and PostgreSQL.
+ *
+ * <p>Thread-safe; every method is one or a few short transactions. Concurrency control is
+ * optimistic: each write bumps {@code version}, and the reconciler's writes are also fenced on its
+ * lease, so a replica whose lease lapsed cannot overwrite. Lease times come from the {@link Clock},
+ * so replicas' clocks must agree to well within a lease.
+ */
+public final class JobStore {
+  /** How long an idempotency key answers with the job it made. */
+  public static final Duration IDEMPOTENCY_WINDOW = Duration.ofHours(24);
+
+  /** Races lost in a row before giving up: each one means another writer made progress. */
+  private static final int MAX_RACES = 50;
+
+  private static final String LIVE_STATES =
+      Arrays.stream(JobState.values())
+          .filter(s -> !s.isTerminal())
+          .map(s -> "'" + s.name() + "'")
+          .collect(Collectors.joining(", "));
+
+  private static final String FENCE =
+      " WHERE id = :id AND version = :version AND lease_owner = :owner AND lease_until > :now";
+
+  private final Jdbi jdbi;
+  private final Clock clock;
+
+  public JobStore(Jdbi jdbi, Clock clock) {
+    this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Stores a new job with its first event and, if given, its idempotency key, in one transaction;
+   * or stores nothing and says why. Of concurrent inserts with the same key or the same live name,
+   * exactly one is {@link InsertResult.Created}.
+   */
+  public InsertResult insert(JobRow job, JobEvent event, IdempotencyKey keyOrNull) {
+    requireEventOf(job, event);
+    return new JobInsertion(jdbi, job, event, keyOrNull).run(this::now);
+  }
+
+  public Optional<JobRow> find(String id) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(JobColumns.SELECT + " WHERE id = :id")
+                .bind("id", id)
+                .map(JobColumns.MAPPER)
+                .findOne());
+  }
+
+  /**
+   * A team's jobs (or every team's), newest first.
+   *
+   * @param statesOrEmpty only jobs in these states; empty for all
+   */
+  public List<JobRow> list(String teamOrNullForAll, Set<JobState> statesOrEmpty, int limit) {
+    var where = new ArrayList<String>();
+    if (teamOrNullForAll != null) {
+      where.add("team = :team");
+    }
+    if (!statesOrEmpty.isEmpty()) {
+      where.add("state IN (<states>)");
+    }
+    var sql =
+        JobColumns.SELECT
+            + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+            + " ORDER BY created_at DESC, id DESC LIMIT :limit";
+    return jdbi.withHandle(
+        h -> {
+          var query = h.createQuery(sql).bind("limit", limit);
+          if (teamOrNullForAll != null) {
+            query.bind("team", teamOrNullForAll);
+          }
+          if (!statesOrEmpty.isEmpty()) {
+            query.bindList("states", statesOrEmpty.stream().map(Enum::name).toList());
+          }
+          return query.map(JobColumns.MAPPER).list();
+        });
+  }
+
+  /**
+   * Leases up to {@code max} live jobs whose lease is free, lapsed or already {@code owner}'s, for
+   * {@code lease} from now. Each row is won by its own conditional update on {@code version}, so of
+   * concurrent claimers exactly one wins a row; the others skip it.
+   *
+   * @return the rows won, as now stored (new lease, new version)
+   */
+  public List<JobRow> claim(String owner, Duration lease, int max) {
+    Objects.requireNonNull(owner, "owner");
+    var now = now();
+    var until = now.plus(lease);
+    return jdbi.withHandle(
+        h -> {
+          // Twice as many candidates as wanted, as a concurrent claimer may take some first.
+          // Never-leased rows first, then by how long ago their lease ended (see release).
+          var candidates =
+              h.createQuery(
+                      JobColumns.SELECT
+                          + " WHERE state IN ("
+                          + LIVE_STATES
+                          + ") AND (lease_owner IS NULL OR lease_until <= :now"
+                          + " OR lease_owner = :owner)"
+                          + " ORDER BY lease_until NULLS FIRST, updated_at, id LIMIT :limit")
+                  .bind("now", JobColumns.utc(now))
+                  .bind("owner", owner)
+                  .bind("limit", 2 * max)
+                  .map(JobColumns.MAPPER)
+                  .list();
+          var won = new ArrayList<JobRow>();
+          for (var candidate : candidates) {
+            if (won.size() == max) {
+              break;
+            }
+            int updated =
+                h.createUpdate(
+                        "UPDATE jobs SET lease_owner = :owner, lease_until = :until,"
+                            + " version = version + 1 WHERE id = :id AND version = :version")
+                    .bind("owner", owner)
+                    .bind("until", JobColumns.utc(until))
+                    .bind("id", candidate.id())
+                    .bind("version", candidate.version())
+                    .execute();
+            if (updated == 1) {
+              won.add(
+                  candidate.toBuilder()
+                      .lease(owner, until)
+                      .version(candidate.version() + 1)
+                      .build());
+            }
+          }
+          return won;
+        });
+  }
+
+  /**
+   * The reconciler's write: stores {@code next}'s changeable fields (state, attempt, decision,
+   * offer, backend, external ref, money, reason, restarts, times) and {@code events}, only if the
+   * row is still at {@code expectedVersion} and leased to {@code owner} until after now.
+   *
+   * @return false, having written nothing, when fenced out; re-read the row and decide again
+   * @throws JobState.IllegalTransitionException when the state machine refuses the stored state →
+   *     {@code next.state()}; nothing is written
+   */
+  public boolean update(JobRow next, long expectedVersion, String owner, List<JobEvent> events) {
+    events.forEach(e -> requireEventOf(next, e));
+    return jdbi.inTransaction(
+        h -> {
+          var now = now();
+          var stored =
+              h.createQuery("SELECT state FROM jobs" + FENCE)
+                  .bind("id", next.id())
+                  .bind("version", expectedVersion)
+                  .bind("owner", owner)
+                  .bind("now", JobColumns.utc(now))
+                  .mapTo(String.class)
+                  .findOne()
+                  .map(JobState::valueOf);
+          if (stored.isEmpty()) {
+            return false;
+          }
+          if (stored.get() != next.state()) {
+            JobState.requireTransition(stored.get(), next.state());
+          }
+          var update =
+              h.createUpdate(
+                  "UPDATE jobs SET " + JobColumns.SET_MUTABLE + ", version = version + 1" + FENCE);
+          // bindAll binds every column, the SET list uses only the changeable ones.
+          update.configure(SqlStatements.class, s -> s.setUnusedBindingAllowed(true));
+          JobColumns.bindAll(update, next)
+              .bind("version", expectedVersion)
+              .bind("owner", owner)
+              .bind("now", JobColumns.utc(now));
+          if (update.execute() == 0) {
+            // The row moved on between the read and the write: nothing was written.
+            return false;
+          }
+          insertEvents(h, events);
+          return true;
+        });
+  }
+
+  /**
+   * Marks a live job for cancelling and records it; the reconciler does the rest. Not fenced by a
+   * lease (any replica's API may call it) but it bumps the version, so a reconciler write based on
+   * the row before the cancel is fenced out and re-reads. A no-op for terminal jobs and for jobs
+   * already marked.
+   *
+   * @return the job as now stored; empty if there is no such job
+   */
+  public Optional<JobRow> requestCancel(String id) {
+    for (int race = 0; ; race++) {
+      var current = find(id);
+      if (current.isEmpty()
+          || current.get().state().isTerminal()
+          || current.get().cancelRequested()) {
+        return current;
+      }
+      var row = current.get();
+      var now = now();
+      boolean won =
+          jdbi.inTransaction(
+              h -> {
+                int updated =
+                    h.createUpdate(
+                            "UPDATE jobs SET cancel_requested = TRUE, updated_at = :now,"
+                                + " version = version + 1 WHERE id = :id AND version = :version")
+                        .bind("now", JobColumns.utc(now))
+                        .bind("id", id)
+                        .bind("version", row.version())
+                        .execute();
+                if (updated == 1) {
+                  insertEvents(h, List.of(JobEvent.of(id, now, JobEvent.CANCEL_REQUESTED, null)));
+                }
+                return updated == 1;
+              });
+      if (won) {
+        return Optional.of(
+            row.toBuilder()
+                .cancelRequested(true)
+                .updatedAt(now)
+                .version(row.version() + 1)
+                .build());
+      }
+      backOff(race);
+    }
+  }
+
+  /**
+   * Gives up {@code owner}'s lease on a job (no-op if it is not {@code owner}'s). {@code
+   * lease_until} becomes now rather than NULL: claims take never-leased jobs first, then the ones
+   * let go longest ago, so a replica that claims a few at a time goes round all of them instead of
+   * re-claiming the same few.
+   */
+  public void release(String id, String owner) {
+    var now = now();
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(
+                    "UPDATE jobs SET lease_owner = NULL, lease_until = :now,"
+                        + " version = version + 1 WHERE id = :id AND lease_owner = :owner")
+                .bind("now", JobColumns.utc(now))
+                .bind("id", id)
+                .bind("owner", owner)
+                .execute());
+  }
+
+  /** A job's events, oldest first. */
+  public List<JobEvent> events(String jobId) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(
+                    "SELECT seq, job_id, at, type, message FROM job_events"
+                        + " WHERE job_id = :id ORDER BY seq")
+                .bind("id", jobId)
+                .map(
+                    (rs, ctx) ->
+                        new JobEvent(
+                            rs.getLong("seq"),
+                            rs.getString("job_id"),
+                            JobColumns.instant(rs, "at"),
+                            rs.getString("type"),
+                            rs.getString("message")))
+                .list());
+  }
+
+  /** Deletes idempotency keys made before {@code olderThan}; returns how many. */
+  public int purgeIdempotencyKeys(Instant olderThan) {
+    return jdbi.withHandle(
+        h ->
+            h.createUpdate("DELETE FROM idempotency_keys WHERE created_at < :t")
+                .bind("t", JobColumns.utc(olderThan))
+                .execute());
+  }
+
+  static void insertEvents(Handle h, List<JobEvent> events) {
+    if (events.isEmpty()) {
+      return;
+    }
+    var batch =
+        h.prepareBatch(
+            "INSERT INTO job_events (job_id, at, type, message) VALUES (:job, :at, :type, :message)");
+    for (var e : events) {
+      batch
+          .bind("job", e.jobId())
+          .bind("at", JobColumns.utc(e.at()))
+          .bind("type", e.type())
+          .bind("message", e.message())
+          .add();
+    }
+    batch.execute();
+  }
+
+  private static void requireEventOf(JobRow job, JobEvent event) {
+    if (!job.id().equals(event.jobId())) {
+      throw new IllegalArgumentException(
+          "event of job " + event.jobId() + " given with job " + job.id());
+    }
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MICROS);
+  }
+
+  /** After a lost race: give the winner time to commit, and give up if races never end. */
+  static void backOff(int race) {
+    if (race >= MAX_RACES) {
+      throw new IllegalStateException("gave up after " + race + " lost races on the same job");
+    }
+    try {
+      Thread.sleep(Math.min(1 + race, 20));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying a job write", e);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.trainyard.gateway.db;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import io.trainyard.spi.JobState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EmbeddedH2Test {
+
+  @Test
+  void aJobOutlivesAGatewayRestart(@TempDir Path tmp) throws Exception {
+    var data = tmp.resolve("data"); // not there yet, as on a first start
+    var job =
+        JobRow.builder()
+            .id(JobIds.newId())
+            .team("nlp")
+            .ownerSubject("s")
+            .ownerUsername("alice")
+            .name("bert")
+            .state(JobState.PENDING)
+            .specJson("{}")
+            .specHash("a".repeat(64))
+            .decisionJson("{}")
+            .createdAt(Instant.parse("2030-01-01T00:00:00Z"))
+            .build();
+
+    var first = EmbeddedH2.dataSourceFactory(data).build(new MetricRegistry(), "first");
+    new DatabaseMigrator().migrate(first);
+    new JobStore(Jdbi.create(first), Clock.systemUTC())
+        .insert(job, JobEvent.of(job.id(), job.createdAt(), JobEvent.SUBMITTED, null), null);
+    first.stop();
+
+    assertThat(Files.exists(data.resolve("trainyard.mv.db"))).isTrue();
+    var second = EmbeddedH2.dataSourceFactory(data).build(new MetricRegistry(), "second");
+    try {
+      new DatabaseMigrator().migrate(second);
+      assertThat(new JobStore(Jdbi.create(second), Clock.systemUTC()).find(job.id())).contains(job);
+    } finally {
+      second.stop();
+    }
+  }
+}
