@@ -1,0 +1,168 @@
+package io.trainyard.gateway;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.jsontype.NamedType;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jdbi3.JdbiFactory;
+import io.trainyard.cost.PriceBook;
+import io.trainyard.cost.Router;
+import io.trainyard.gateway.auth.AccessFeature;
+import io.trainyard.gateway.cli.DevTokenCommand;
+import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.errors.ApiExceptionMapper;
+import io.trainyard.gateway.errors.RequestIds;
+import io.trainyard.gateway.health.BackendHealthCheck;
+import io.trainyard.gateway.jobs.JobService;
+import io.trainyard.gateway.jobs.SpecReader;
+import io.trainyard.gateway.jobs.StoredJson;
+import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.reconcile.BackendRegistry;
+import io.trainyard.gateway.reconcile.JobLogs;
+import io.trainyard.gateway.reconcile.JobStepper;
+import io.trainyard.gateway.reconcile.Reconciler;
+import io.trainyard.gateway.resources.BackendsResource;
+import io.trainyard.gateway.resources.DevIssuerResource;
+import io.trainyard.gateway.resources.JobsResource;
+import io.trainyard.gateway.resources.OpenApiResource;
+import io.trainyard.gateway.resources.QuotesResource;
+import io.trainyard.spi.InstanceShapes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.time.Clock;
+import org.glassfish.jersey.server.ServerProperties;
+
+/**
+ * The gateway. Everything is wired here, by constructors, from the configuration; see DESIGN.md for
+ * the rooms and the data flow.
+ */
+public final class TrainyardApplication extends Application<TrainyardConfiguration> {
+  private final Clock clock;
+
+  public TrainyardApplication() {
+    this(Clock.systemUTC());
+  }
+
+  public TrainyardApplication(Clock clock) {
+    this.clock = clock;
+  }
+
+  public static void main(String[] args) throws Exception {
+    new TrainyardApplication().run(args);
+  }
+
+  @Override
+  public String getName() {
+    return "trainyard";
+  }
+
+  @Override
+  public void initialize(Bootstrap<TrainyardConfiguration> bootstrap) {
+    bootstrap.setConfigurationSourceProvider(
+        new SubstitutingSourceProvider(
+            bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+    // Without a file Dropwizard builds the defaults through build(); that is zero-config mode.
+    bootstrap.setConfigurationFactoryFactory(
+        (klass, validator, mapper, prefix) ->
+            new YamlConfigurationFactory<>(klass, validator, mapper, prefix) {
+              @Override
+              public TrainyardConfiguration build()
+                  throws IOException, io.dropwizard.configuration.ConfigurationException {
+                var config = super.build();
+                config.markZeroConfig();
+                return config;
+              }
+            });
+    // Each backend module owns its config class; it is bound under the backend's kind.
+    for (var factory : BackendRegistry.factories().values()) {
+      bootstrap
+          .getObjectMapper()
+          .registerSubtypes(new NamedType(factory.configClass(), factory.kind()));
+    }
+    bootstrap.addCommand(new DevTokenCommand());
+  }
+
+  @Override
+  public void run(TrainyardConfiguration config, Environment environment) {
+    // ISO-8601 instants in every answer, not epoch numbers.
+    environment.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    var startup = new StartupChecks(config, environment.getObjectMapper());
+    startup.applyDefaults();
+    startup.refuseUnsafeDevMode();
+    createDataDir(config);
+
+    var jdbi =
+        new JdbiFactory()
+            .build(
+                environment,
+                config.getDatabase().toDataSourceFactory(config.dataPath()),
+                "database");
+    new DatabaseMigrator().migrate(jdbi);
+    var store = new JobStore(jdbi, clock);
+    var json = new StoredJson();
+
+    var backends =
+        new BackendRegistry(config.getBackends(), InstanceShapes.NONE, config.dataPath(), clock);
+    environment.lifecycle().manage(backends);
+    for (var entry : backends.all()) {
+      environment
+          .healthChecks()
+          .register(
+              "backend-" + entry.config().id(),
+              new BackendHealthCheck(backends, entry.config().id()));
+    }
+
+    var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
+    var teams = new TeamDirectory(config.getTeams(), devMode);
+    var auth = new AuthSetup(config.getAuth(), config.dataPath(), teams, clock);
+    var router = new Router(PriceBook.OPERATOR, config.getDefaultEstimatedHours());
+    var service = new JobService(router, backends, teams, store, json, clock);
+    var stepper = new JobStepper(store, backends, json, clock);
+    var reconcilerConfig = config.getReconciler();
+    var reconciler =
+        new Reconciler(
+            store,
+            stepper,
+            backends,
+            reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner(),
+            reconcilerConfig.getLease().toJavaDuration(),
+            reconcilerConfig.getResyncInterval().toJavaDuration(),
+            reconcilerConfig.getBatchSize());
+    environment.lifecycle().manage(reconciler);
+
+    var jersey = environment.jersey();
+    // Jersey holds back the first bytes of every answer to compute Content-Length, and a flush
+    // does not release them; followed logs must reach the reader as they are written.
+    jersey.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
+    jersey.register(new RequestIds());
+    jersey.register(new ApiExceptionMapper());
+    jersey.register(new AccessFeature(auth.verifier()::verify));
+    var reader = new SpecReader(config.getMaxSpecBytes());
+    jersey.register(
+        new JobsResource(
+            service, store, reader, new JobLogs(store, backends, json), reconciler::wakeUp, clock));
+    jersey.register(new QuotesResource(service, reader));
+    jersey.register(new BackendsResource(backends));
+    jersey.register(new OpenApiResource());
+    auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
+  }
+
+  private static void createDataDir(TrainyardConfiguration config) {
+    try {
+      Files.createDirectories(config.dataPath());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create dataDir " + config.dataPath(), e);
+    }
+  }
+
+  private static String defaultOwner() {
+    return ManagementFactory.getRuntimeMXBean().getName(); // pid@host
+  }
+}

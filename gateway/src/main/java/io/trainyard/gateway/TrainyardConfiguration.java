@@ -1,0 +1,138 @@
+package io.trainyard.gateway;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.core.Configuration;
+import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.config.DatabaseConfig;
+import io.trainyard.gateway.config.ReconcilerConfig;
+import io.trainyard.gateway.config.TeamConfig;
+import io.trainyard.spi.BackendConfig;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The gateway's configuration (Dropwizard YAML with {@code ${ENV:-default}} substitution). Every
+ * field has a default so the gateway starts without a file; see DESIGN.md "Configuration".
+ */
+public class TrainyardConfiguration extends Configuration {
+  @Valid @NotNull private DatabaseConfig database = new DatabaseConfig();
+  @Valid @NotNull private AuthConfig auth = new AuthConfig();
+  @NotNull private Map<String, TeamConfig> teams = new LinkedHashMap<>();
+  @NotNull private List<BackendConfig> backends = new ArrayList<>();
+  @Valid @NotNull private ReconcilerConfig reconciler = new ReconcilerConfig();
+  @NotNull private String dataDir = "data";
+
+  @NotNull
+  @DecimalMin(value = "0", inclusive = false)
+  private BigDecimal defaultEstimatedHours = BigDecimal.ONE;
+
+  @Min(1024)
+  private int maxSpecBytes = 1 << 20;
+
+  @JsonIgnore private boolean zeroConfig;
+
+  @JsonProperty
+  public DatabaseConfig getDatabase() {
+    return database;
+  }
+
+  @JsonProperty
+  public void setDatabase(DatabaseConfig database) {
+    this.database = database;
+  }
+
+  @JsonProperty
+  public AuthConfig getAuth() {
+    return auth;
+  }
+
+  @JsonProperty
+  public void setAuth(AuthConfig auth) {
+    this.auth = auth;
+  }
+
+  @JsonProperty
+  public Map<String, TeamConfig> getTeams() {
+    return teams;
+  }
+
+  @JsonProperty
+  public void setTeams(Map<String, TeamConfig> teams) {
+    this.teams = teams;
+  }
+
+  @JsonProperty
+  public List<BackendConfig> getBackends() {
+    return backends;
+  }
+
+  @JsonProperty
+  public void setBackends(List<BackendConfig> backends) {
+    this.backends = backends;
+  }
+
+  @JsonProperty
+  public ReconcilerConfig getReconciler() {
+    return reconciler;
+  }
+
+  @JsonProperty
+  public void setReconciler(ReconcilerConfig reconciler) {
+    this.reconciler = reconciler;
+  }
+
+  @JsonProperty
+  public String getDataDir() {
+    return dataDir;
+  }
+
+  @JsonProperty
+  public void setDataDir(String dataDir) {
+    this.dataDir = dataDir;
+  }
+
+  public Path dataPath() {
+    return Path.of(dataDir);
+  }
+
+  /** Hours used for a job's cost estimate when its spec does not say. */
+  @JsonProperty
+  public BigDecimal getDefaultEstimatedHours() {
+    return defaultEstimatedHours;
+  }
+
+  @JsonProperty
+  public void setDefaultEstimatedHours(BigDecimal defaultEstimatedHours) {
+    this.defaultEstimatedHours = defaultEstimatedHours;
+  }
+
+  /** The largest job document accepted; larger bodies are refused before parsing. */
+  @JsonProperty
+  public int getMaxSpecBytes() {
+    return maxSpecBytes;
+  }
+
+  @JsonProperty
+  public void setMaxSpecBytes(int maxSpecBytes) {
+    this.maxSpecBytes = maxSpecBytes;
+  }
+
+  /** True when the gateway was started without a configuration file. */
+  public boolean isZeroConfig() {
+    return zeroConfig;
+  }
+
+  void markZeroConfig() {
+    zeroConfig = true;
+    auth.setMode(AuthConfig.Mode.DEV);
+  }
+}

@@ -1,0 +1,137 @@
+package io.trainyard.gateway.auth;
+
+import io.trainyard.auth.AuthErrorCode;
+import io.trainyard.auth.Principal;
+import io.trainyard.auth.Role;
+import io.trainyard.auth.TokenRejectedException;
+import io.trainyard.gateway.errors.ApiException;
+import io.trainyard.gateway.errors.ErrorCode;
+import jakarta.annotation.Priority;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.core.SecurityContext;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Authentication and authorization for every resource method, deny by default: a method is open
+ * only if marked {@link PermitAll}, reachable only by the roles its {@link RolesAllowed} names, and
+ * refused (403) if it says neither — so a new endpoint cannot be left open by forgetting.
+ */
+public final class AccessFeature implements DynamicFeature {
+  private static final Logger LOG = LoggerFactory.getLogger(AccessFeature.class);
+
+  /** Said for every authentication failure, so the answer tells an attacker nothing. */
+  static final String UNAUTHENTICATED = "a valid bearer token is required";
+
+  private final Function<String, Principal> verifier;
+
+  /**
+   * @param verifier verifies a bearer token, throwing {@link TokenRejectedException} when it is not
+   *     acceptable
+   */
+  public AccessFeature(Function<String, Principal> verifier) {
+    this.verifier = verifier;
+  }
+
+  @Override
+  public void configure(ResourceInfo resource, FeatureContext context) {
+    var method = resource.getResourceMethod();
+    if (method.isAnnotationPresent(PermitAll.class)) {
+      return;
+    }
+    var allowed = method.getAnnotation(RolesAllowed.class);
+    if (allowed == null) {
+      allowed = resource.getResourceClass().getAnnotation(RolesAllowed.class);
+    }
+    var roles = EnumSet.noneOf(Role.class);
+    if (allowed != null) {
+      for (var name : allowed.value()) {
+        roles.add(
+            Role.fromName(name)
+                .orElseThrow(() -> new IllegalStateException("unknown role " + name)));
+      }
+    }
+    context.register(new Check(roles));
+  }
+
+  @Priority(Priorities.AUTHENTICATION)
+  private final class Check implements ContainerRequestFilter {
+    private final Set<Role> roles;
+
+    @Context private HttpServletRequest http;
+
+    Check(Set<Role> roles) {
+      this.roles = roles;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+      var caller = authenticate(request);
+      if (roles.stream().noneMatch(caller::has)) {
+        throw new ApiException(
+            ErrorCode.FORBIDDEN,
+            roles.isEmpty()
+                ? "this endpoint is not open to any role"
+                : "needs one of the roles "
+                    + roles.stream().map(Role::realmRoleName).collect(Collectors.joining(", ")));
+      }
+      var secure = request.getSecurityContext().isSecure();
+      request.setSecurityContext(
+          new SecurityContext() {
+            @Override
+            public java.security.Principal getUserPrincipal() {
+              return caller;
+            }
+
+            @Override
+            public boolean isUserInRole(String role) {
+              return Role.fromName(role).map(caller::has).orElse(false);
+            }
+
+            @Override
+            public boolean isSecure() {
+              return secure;
+            }
+
+            @Override
+            public String getAuthenticationScheme() {
+              return "Bearer";
+            }
+          });
+    }
+
+    private Caller authenticate(ContainerRequestContext request) {
+      var header = request.getHeaderString("Authorization");
+      var source = http == null ? null : http.getRemoteAddr();
+      if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        throw new ApiException(ErrorCode.UNAUTHENTICATED, UNAUTHENTICATED);
+      }
+      try {
+        return new Caller(verifier.apply(header.substring(7).trim()), source);
+      } catch (TokenRejectedException e) {
+        if (e.code().category() == AuthErrorCode.Category.EXTERNAL) {
+          // The IdP's keys could not be fetched: our trouble, not a bad token.
+          LOG.warn("cannot verify tokens: {}", e.getMessage());
+          throw new ApiException(
+              ErrorCode.BACKEND_UNAVAILABLE, "the identity provider cannot be reached; try again");
+        }
+        // The reason is for operators; the caller hears the same words every time.
+        LOG.info("token refused from {}: {}", source, e.getMessage());
+        throw new ApiException(ErrorCode.UNAUTHENTICATED, UNAUTHENTICATED);
+      }
+    }
+  }
+}

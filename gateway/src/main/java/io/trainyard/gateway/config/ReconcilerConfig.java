@@ -1,0 +1,50 @@
+package io.trainyard.gateway.config;
+
+import io.dropwizard.util.Duration;
+import jakarta.validation.constraints.Min;
+
+/** The background loop that moves jobs along. */
+public class ReconcilerConfig {
+  private Duration resyncInterval = Duration.seconds(2);
+  private Duration lease = Duration.seconds(30);
+
+  @Min(1)
+  private int batchSize = 50;
+
+  private String owner;
+
+  /** How often every live job's status is read even without a pushed event (the safety net). */
+  public Duration getResyncInterval() {
+    return resyncInterval;
+  }
+
+  public void setResyncInterval(Duration resyncInterval) {
+    this.resyncInterval = resyncInterval;
+  }
+
+  /** How long a replica holds a job after its last pass; another takes it over after that. */
+  public Duration getLease() {
+    return lease;
+  }
+
+  public void setLease(Duration lease) {
+    this.lease = lease;
+  }
+
+  public int getBatchSize() {
+    return batchSize;
+  }
+
+  public void setBatchSize(int batchSize) {
+    this.batchSize = batchSize;
+  }
+
+  /** This replica's lease-owner name; defaults to host name + process id. */
+  public String getOwner() {
+    return owner;
+  }
+
+  public void setOwner(String owner) {
+    this.owner = owner;
+  }
+}

@@ -1,0 +1,21 @@
+package io.trainyard.gateway.health;
+
+import com.codahale.metrics.health.HealthCheck;
+import io.trainyard.gateway.reconcile.BackendRegistry;
+
+/** One backend's health on the admin port; also what lets the router offer it again. */
+public final class BackendHealthCheck extends HealthCheck {
+  private final BackendRegistry backends;
+  private final String id;
+
+  public BackendHealthCheck(BackendRegistry backends, String id) {
+    this.backends = backends;
+    this.id = id;
+  }
+
+  @Override
+  protected Result check() {
+    var health = backends.checkHealth(id);
+    return health.healthy() ? Result.healthy(health.message()) : Result.unhealthy(health.message());
+  }
+}

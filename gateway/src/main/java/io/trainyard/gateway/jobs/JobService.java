@@ -1,0 +1,217 @@
+package io.trainyard.gateway.jobs;
+
+import io.trainyard.auth.Role;
+import io.trainyard.cost.BackendQuote;
+import io.trainyard.cost.Candidate;
+import io.trainyard.cost.Router;
+import io.trainyard.cost.RoutingDecision;
+import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.db.IdempotencyKey;
+import io.trainyard.gateway.db.InsertResult;
+import io.trainyard.gateway.db.JobEvent;
+import io.trainyard.gateway.db.JobIds;
+import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.errors.ApiException;
+import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.reconcile.BackendRegistry;
+import io.trainyard.spi.JobState;
+import io.trainyard.spi.spec.TrainingJob;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What the jobs API does: quote a job on every backend the team may use, route it, and store it for
+ * the reconciler (the outbox: nothing is sent to a backend from a request thread). Thread-safe.
+ */
+public final class JobService {
+  private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
+
+  /** A routed job and what the caller should know about it. */
+  public record Quote(
+      String team, TrainingJob job, RoutingDecision decision, List<String> warnings) {}
+
+  /** The stored job, and whether this request created it or replayed an earlier one. */
+  public record Submitted(JobRow job, Quote quote, boolean replayed) {}
+
+  private final Router router;
+  private final BackendRegistry backends;
+  private final TeamDirectory teams;
+  private final JobStore store;
+  private final StoredJson json;
+  private final Clock clock;
+
+  public JobService(
+      Router router,
+      BackendRegistry backends,
+      TeamDirectory teams,
+      JobStore store,
+      StoredJson json,
+      Clock clock) {
+    this.router = router;
+    this.backends = backends;
+    this.teams = teams;
+    this.store = store;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  /** Asks every backend and routes, storing nothing. */
+  public Quote quote(Caller caller, TrainingJob submitted) {
+    var team = teams.resolve(caller.principal(), submitted.metadata().team());
+    var job = submitted.withTeam(team);
+    var quotes = new ArrayList<BackendQuote>();
+    for (var entry : backends.all()) {
+      quotes.add(quoteOne(team, job, entry));
+    }
+    return new Quote(team, job, router.route(job.spec(), quotes), List.of());
+  }
+
+  private BackendQuote quoteOne(String team, TrainingJob job, BackendRegistry.Entry entry) {
+    var config = entry.config();
+    var kind = entry.backend().kind();
+    var refusal = teams.refusal(team, entry);
+    if (refusal == null) {
+      refusal = backends.unavailableReason(config.id());
+    }
+    var regions = teams.regions(team);
+    if (refusal == null && !regions.isEmpty() && !regions.contains(config.region())) {
+      refusal = "region " + config.region() + " is outside team " + team + "'s residency";
+    }
+    if (refusal != null) {
+      return BackendQuote.unavailable(config.id(), kind, config.region(), refusal);
+    }
+    try {
+      return new BackendQuote(
+          config.id(),
+          kind,
+          config.region(),
+          config.hipaaEligible(),
+          config.discountPct(),
+          entry.backend().placements(job.spec()),
+          null);
+    } catch (RuntimeException e) {
+      return BackendQuote.unavailable(
+          config.id(), kind, config.region(), "could not propose a placement: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Routes and stores the job as PENDING on the chosen offer, in one transaction with its
+   * idempotency key. Nothing is stored when no backend can take it.
+   */
+  public Submitted submit(Caller caller, TrainingJob submitted, String idempotencyKey) {
+    if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
+      throw ApiException.field(
+          ErrorCode.MALFORMED, "Idempotency-Key", "must be 1 to 255 printable ASCII characters");
+    }
+    var quote = quote(caller, submitted);
+    var decision = quote.decision();
+    var offer =
+        decision
+            .offer(0)
+            .orElseThrow(
+                () ->
+                    new ApiException(
+                        ErrorCode.NO_OFFER,
+                        "no backend can run this job; the decision lists why",
+                        List.of(),
+                        decision));
+    var specHash = CanonicalJson.sha256(quote.job());
+    var principal = caller.principal();
+    var now = clock.instant();
+    var id = JobIds.newId();
+    var row =
+        JobRow.builder()
+            .id(id)
+            .team(quote.team())
+            .ownerSubject(principal.subject())
+            .ownerUsername(principal.username())
+            .name(quote.job().metadata().name())
+            .state(JobState.PENDING)
+            .attempt(1)
+            .specJson(json.write(quote.job()))
+            .specHash(specHash)
+            .decisionJson(json.write(decision))
+            .offerIndex(0)
+            .backendId(offer.backendId())
+            .hourlyUsd(offer.hourlyUsd())
+            .estimatedUsd(offer.estimatedUsd())
+            .createdAt(now)
+            .updatedAt(now)
+            .build();
+    var event = JobEvent.of(id, now, JobEvent.STATE, "PENDING: routed to " + describe(offer));
+    var key =
+        idempotencyKey == null
+            ? null
+            : new IdempotencyKey(quote.team(), principal.subject(), idempotencyKey, specHash);
+    var result = store.insert(row, event, key);
+    if (result instanceof InsertResult.Created created) {
+      return new Submitted(created.job(), quote, false);
+    }
+    if (result instanceof InsertResult.SameKey same) {
+      if (!same.existingSpecHash().equals(specHash)) {
+        throw ApiException.field(
+            ErrorCode.CONFLICT,
+            "Idempotency-Key",
+            "was already used with a different job document (job " + same.existingJobId() + ")");
+      }
+      return new Submitted(store.find(same.existingJobId()).orElseThrow(), quote, true);
+    }
+    var taken = (InsertResult.NameTaken) result;
+    throw ApiException.field(
+        ErrorCode.CONFLICT,
+        "metadata.name",
+        "team "
+            + quote.team()
+            + " already has a live job of this name ("
+            + taken.existingJobId()
+            + "); cancel it or choose another name");
+  }
+
+  private static String describe(Candidate offer) {
+    return offer.backendId()
+        + (offer.hourlyUsd() == null ? "" : " at $" + offer.hourlyUsd().toPlainString() + "/h");
+  }
+
+  /**
+   * A job the caller may see.
+   *
+   * @throws ApiException 404 for a job that does not exist or belongs to another team — the same
+   *     answer, so job ids of other teams cannot be probed
+   */
+  public JobRow get(Caller caller, String id) {
+    return store
+        .find(id)
+        .filter(job -> visible(caller, job))
+        .orElseThrow(() -> new ApiException(ErrorCode.NOT_FOUND, "no job " + id));
+  }
+
+  public List<JobRow> list(Caller caller, Set<JobState> states, int limit) {
+    if (caller.has(Role.PLATFORM_ADMIN)) {
+      return store.list(null, states, limit);
+    }
+    var result = new ArrayList<JobRow>();
+    for (var team : caller.principal().teams()) {
+      result.addAll(store.list(team, states, limit));
+    }
+    result.sort((a, b) -> b.createdAt().compareTo(a.createdAt()));
+    return result.size() > limit ? result.subList(0, limit) : result;
+  }
+
+  /** Asks the reconciler to cancel; answers the job as it stands. Terminal jobs are unchanged. */
+  public JobRow cancel(Caller caller, String id) {
+    var job = get(caller, id);
+    if (job.state().isTerminal()) {
+      return job;
+    }
+    return store.requestCancel(id).orElse(job);
+  }
+
+  private static boolean visible(Caller caller, JobRow job) {
+    return caller.has(Role.PLATFORM_ADMIN) || caller.principal().teams().contains(job.team());
+  }
+}

@@ -1,0 +1,277 @@
+package io.trainyard.gateway.reconcile;
+
+import io.trainyard.cost.RoutingDecision;
+import io.trainyard.gateway.db.JobEvent;
+import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.jobs.StoredJson;
+import io.trainyard.spi.BackendException;
+import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.BackendStatus;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.JobState;
+import io.trainyard.spi.ObjectNames;
+import io.trainyard.spi.TrainingBackend;
+import io.trainyard.spi.spec.TrainingJob;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves one leased job one step: submits a PENDING attempt, follows a submitted one, carries out a
+ * cancel, fails over when a backend refuses for capacity. Every write is fenced on the job's
+ * version and this replica's lease, so a replica that lost the lease changes nothing. Backend
+ * errors are decided by type ({@link BackendException}), never by message.
+ */
+public final class JobStepper {
+  private static final Logger LOG = LoggerFactory.getLogger(JobStepper.class);
+
+  /** What a job that lost its backend object ends with (DESIGN.md). */
+  public static final String OBJECT_LOST = "BACKEND_OBJECT_LOST";
+
+  private final JobStore store;
+  private final BackendRegistry backends;
+  private final StoredJson json;
+  private final Clock clock;
+
+  public JobStepper(JobStore store, BackendRegistry backends, StoredJson json, Clock clock) {
+    this.store = store;
+    this.backends = backends;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  /** Steps {@code job}, which {@code owner} has leased. Never throws for backend trouble. */
+  public void step(JobRow job, String owner) {
+    try {
+      switch (job.state()) {
+        case QUEUED -> stepQueued(job, owner);
+        case PENDING -> stepPending(job, owner);
+        case SUBMITTED, RUNNING, CANCELLING -> follow(job, owner);
+        default -> store.release(job.id(), owner);
+      }
+    } catch (BackendException.Retryable e) {
+      LOG.info("job {}: backend busy, retrying later: {}", job.id(), e.getMessage());
+    } catch (BackendException.Unauthenticated e) {
+      backends.markUnhealthy(job.backendId(), e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.error("job {}: step failed; retrying on the next pass", job.id(), e);
+    }
+  }
+
+  private void stepQueued(JobRow job, String owner) {
+    if (job.cancelRequested()) {
+      write(job, owner, job.withState(JobState.CANCELLED, "cancelled while queued", now()));
+    }
+    // Re-quoting queued jobs when capacity or budget frees comes with budgets (cost issue).
+  }
+
+  private void stepPending(JobRow job, String owner) {
+    var backend = backend(job);
+    if (job.cancelRequested()) {
+      // A crash between submit and our write may have left the attempt's object behind.
+      backend.cancel(ref(job));
+      write(job, owner, job.withState(JobState.CANCELLED, "cancelled before it started", now()));
+      return;
+    }
+    var decision = json.read(job.decisionJson(), RoutingDecision.class);
+    var offer = decision.offer(job.offerIndex()).orElseThrow();
+    var spec = json.read(job.specJson(), TrainingJob.class);
+    var attempt =
+        new BackendJob(
+            job.id(),
+            job.attempt(),
+            job.team(),
+            job.ownerUsername(),
+            job.name(),
+            spec.spec(),
+            job.specHash(),
+            offer.placement(),
+            Map.of());
+    try {
+      var ref = backend.submit(attempt);
+      var next =
+          job.withState(JobState.SUBMITTED, null, now()).toBuilder()
+              .externalRefJson(json.write(ref))
+              .submittedAt(now())
+              .build();
+      write(job, owner, next, "SUBMITTED", "accepted by " + job.backendId() + " as " + ref.name());
+    } catch (BackendException.CapacityUnavailable | BackendException.Unauthenticated e) {
+      if (e instanceof BackendException.Unauthenticated) {
+        backends.markUnhealthy(job.backendId(), e.getMessage());
+      }
+      failOver(job, owner, decision, job.backendId() + " refused: " + e.getMessage());
+    } catch (BackendException.Rejected e) {
+      write(job, owner, job.withState(JobState.FAILED, e.getMessage(), now()));
+    }
+  }
+
+  /** Moves the job to its next offer as a new attempt, or to QUEUED when none is left. */
+  private void failOver(JobRow job, String owner, RoutingDecision decision, String why) {
+    var nextIndex = job.offerIndex() + 1;
+    var next = decision.offer(nextIndex);
+    if (next.isEmpty()) {
+      write(job, owner, job.withState(JobState.QUEUED, why + "; no other offer", now()));
+      return;
+    }
+    var offer = next.get();
+    var moved =
+        job.toBuilder()
+            .attempt(job.attempt() + 1)
+            .offerIndex(nextIndex)
+            .backendId(offer.backendId())
+            .hourlyUsd(offer.hourlyUsd())
+            .estimatedUsd(offer.estimatedUsd())
+            .externalRefJson(null)
+            .reason(why)
+            .updatedAt(now())
+            .build();
+    write(
+        job,
+        owner,
+        moved,
+        JobEvent.FAILOVER,
+        why + "; attempt " + moved.attempt() + " on " + offer.backendId());
+  }
+
+  private void follow(JobRow job, String owner) {
+    var backend = backend(job);
+    var ref = storedRef(job);
+    if (job.cancelRequested() && job.state() != JobState.CANCELLING) {
+      backend.cancel(ref);
+      job = writeAndReload(job, owner, job.withState(JobState.CANCELLING, null, now()));
+      if (job == null) {
+        return;
+      }
+    }
+    BackendStatus status;
+    try {
+      status = backend.status(ref);
+    } catch (BackendException.NotFound e) {
+      var end = job.state() == JobState.CANCELLING ? JobState.CANCELLED : JobState.FAILED;
+      write(job, owner, job.withState(end, end == JobState.FAILED ? OBJECT_LOST : null, now()));
+      return;
+    }
+    apply(job, owner, status);
+  }
+
+  private void apply(JobRow job, String owner, BackendStatus status) {
+    var target = target(job.state(), status.phase());
+    if (target == job.state()) {
+      if (status.restarts() != job.restarts()) {
+        write(job, owner, job.toBuilder().restarts(status.restarts()).updatedAt(now()).build());
+      }
+      return;
+    }
+    // A job can finish between two passes; walk through RUNNING so the history stays true.
+    if (job.state() == JobState.SUBMITTED && target == JobState.SUCCEEDED) {
+      job =
+          writeAndReload(job, owner, started(job, status).withState(JobState.RUNNING, null, now()));
+      if (job == null) {
+        return;
+      }
+    }
+    var next = job.withState(target, target.isTerminal() ? status.reason() : null, now());
+    if (target == JobState.RUNNING) {
+      next = started(next, status);
+    }
+    if (target.isTerminal() && status.startedAt() != null && next.startedAt() == null) {
+      next = next.toBuilder().startedAt(status.startedAt()).build();
+    }
+    if (target.isTerminal() && status.endedAt() != null) {
+      next = next.toBuilder().endedAt(status.endedAt()).build();
+    }
+    write(job, owner, next.toBuilder().restarts(status.restarts()).build());
+  }
+
+  private static JobRow started(JobRow job, BackendStatus status) {
+    return job.toBuilder()
+        .startedAt(status.startedAt() != null ? status.startedAt() : job.updatedAt())
+        .restarts(status.restarts())
+        .build();
+  }
+
+  /** Where a job in {@code state} goes when its attempt is in {@code phase}. */
+  static JobState target(JobState state, BackendPhase phase) {
+    if (state == JobState.CANCELLING) {
+      return switch (phase) {
+        case SUCCEEDED -> JobState.SUCCEEDED;
+        case FAILED -> JobState.FAILED;
+        case STOPPED -> JobState.CANCELLED;
+        default -> JobState.CANCELLING;
+      };
+    }
+    return switch (phase) {
+      case ADMITTING, SUSPENDED -> JobState.SUBMITTED;
+      case RUNNING -> JobState.RUNNING;
+      case SUCCEEDED -> JobState.SUCCEEDED;
+      case FAILED, STOPPED -> JobState.FAILED;
+    };
+  }
+
+  private TrainingBackend backend(JobRow job) {
+    return backends
+        .find(job.backendId())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "job "
+                        + job.id()
+                        + " is on backend "
+                        + job.backendId()
+                        + ", no longer configured"))
+        .backend();
+  }
+
+  private ExternalRef storedRef(JobRow job) {
+    return job.externalRefJson() == null
+        ? ref(job)
+        : json.read(job.externalRefJson(), ExternalRef.class);
+  }
+
+  private static ExternalRef ref(JobRow job) {
+    return new ExternalRef(job.backendId(), ObjectNames.of(job.id(), job.attempt()), Map.of());
+  }
+
+  private java.time.Instant now() {
+    return clock.instant();
+  }
+
+  private void write(JobRow job, String owner, JobRow next) {
+    commit(job, owner, next, stateEvent(job, next));
+  }
+
+  private void write(JobRow job, String owner, JobRow next, String type, String message) {
+    commit(job, owner, next, List.of(JobEvent.of(job.id(), now(), type, message)));
+  }
+
+  private static String describeReason(JobRow next) {
+    return next.reason() == null ? "" : ": " + next.reason();
+  }
+
+  private boolean commit(JobRow job, String owner, JobRow next, List<JobEvent> events) {
+    var ok = store.update(next, job.version(), owner, events);
+    if (!ok) {
+      LOG.info("job {}: lost the lease or a race; the next pass re-reads it", job.id());
+    }
+    return ok;
+  }
+
+  /** Writes, then re-reads the row for a further step in the same pass; null when fenced out. */
+  private JobRow writeAndReload(JobRow job, String owner, JobRow next) {
+    if (!commit(job, owner, next, stateEvent(job, next))) {
+      return null;
+    }
+    return store.find(job.id()).orElse(null);
+  }
+
+  private List<JobEvent> stateEvent(JobRow job, JobRow next) {
+    return next.state() == job.state()
+        ? List.of()
+        : List.of(
+            JobEvent.of(job.id(), now(), JobEvent.STATE, next.state() + describeReason(next)));
+  }
+}

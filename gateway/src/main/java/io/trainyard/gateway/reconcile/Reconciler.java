@@ -1,0 +1,128 @@
+package io.trainyard.gateway.reconcile;
+
+import io.dropwizard.lifecycle.Managed;
+import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.spi.BackendEventListener;
+import io.trainyard.spi.Subscription;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The background loop of every gateway replica: leases live jobs from the database and moves each
+ * one step along ({@link JobStepper}). Wakes on pushed backend events and on new submissions, and
+ * at least every resync interval, the safety net for anything a push missed. Leases and fenced
+ * writes ({@link JobStore#claim}, {@link JobStore#update}) make it safe to run in many replicas.
+ */
+public final class Reconciler implements Managed {
+  private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+
+  private final JobStore store;
+  private final JobStepper stepper;
+  private final BackendRegistry backends;
+  private final String owner;
+  private final Duration lease;
+  private final Duration interval;
+  private final int batchSize;
+  private final Semaphore wake = new Semaphore(0);
+  private final List<Subscription> subscriptions = new ArrayList<>();
+  private volatile boolean running;
+  private Thread thread;
+
+  public Reconciler(
+      JobStore store,
+      JobStepper stepper,
+      BackendRegistry backends,
+      String owner,
+      Duration lease,
+      Duration interval,
+      int batchSize) {
+    this.store = store;
+    this.stepper = stepper;
+    this.backends = backends;
+    this.owner = owner;
+    this.lease = lease;
+    this.interval = interval;
+    this.batchSize = batchSize;
+  }
+
+  public String owner() {
+    return owner;
+  }
+
+  /** Asks for a pass now, e.g. after a submission or a cancel request. */
+  public void wakeUp() {
+    wake.release();
+  }
+
+  @Override
+  public synchronized void start() {
+    // A push only says "look now": the pass reads status itself, so a lost push costs nothing.
+    BackendEventListener listener = ref -> wake.release();
+    for (var entry : backends.all()) {
+      subscriptions.add(entry.backend().events(listener));
+    }
+    running = true;
+    thread = new Thread(this::loop, "reconciler-" + owner);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  @Override
+  public synchronized void stop() throws InterruptedException {
+    running = false;
+    subscriptions.forEach(Subscription::close);
+    subscriptions.clear();
+    if (thread != null) {
+      thread.interrupt();
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    }
+  }
+
+  private void loop() {
+    while (running) {
+      try {
+        passOnce();
+        wake.tryAcquire(interval.toMillis(), TimeUnit.MILLISECONDS);
+        wake.drainPermits();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        // A database outage must not kill the loop; the next pass retries.
+        LOG.error("reconciler pass failed; retrying in {}", interval, e);
+        sleepQuietly();
+      }
+    }
+  }
+
+  /**
+   * One pass: lease what is due and step each job once. Public so tests can drive passes without
+   * the background thread.
+   *
+   * @return how many jobs were stepped
+   */
+  public int passOnce() {
+    var claimed = store.claim(owner, lease, batchSize);
+    for (JobRow job : claimed) {
+      if (!running && thread != null) {
+        break;
+      }
+      stepper.step(job, owner);
+    }
+    return claimed.size();
+  }
+
+  private void sleepQuietly() {
+    try {
+      Thread.sleep(interval.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package io.trainyard.gateway.resources;
+
+import io.trainyard.gateway.api.EventList;
+import io.trainyard.gateway.api.JobList;
+import io.trainyard.gateway.api.JobView;
+import io.trainyard.gateway.api.QuoteResponse;
+import io.trainyard.gateway.api.SubmitResponse;
+import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.errors.ApiException;
+import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.jobs.JobService;
+import io.trainyard.gateway.jobs.SpecReader;
+import io.trainyard.gateway.reconcile.JobLogs;
+import io.trainyard.spi.JobState;
+import io.trainyard.spi.LogQuery;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+
+/** The jobs API: submit, list, show, cancel, logs, events. */
+@Path("/v1/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({"trainer", "team-admin", "platform-admin"})
+public final class JobsResource {
+  private static final int MAX_LIST = 500;
+
+  private final JobService jobs;
+  private final JobStore store;
+  private final SpecReader reader;
+  private final JobLogs logs;
+  private final Runnable onSubmitted;
+  private final Clock clock;
+
+  public JobsResource(
+      JobService jobs,
+      JobStore store,
+      SpecReader reader,
+      JobLogs logs,
+      Runnable onSubmitted,
+      Clock clock) {
+    this.jobs = jobs;
+    this.store = store;
+    this.reader = reader;
+    this.logs = logs;
+    this.onSubmitted = onSubmitted;
+    this.clock = clock;
+  }
+
+  @POST
+  public Response submit(
+      InputStream body,
+      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+      @HeaderParam("Idempotency-Key") String idempotencyKey,
+      @QueryParam("dryRun") @DefaultValue("false") boolean dryRun,
+      @Context SecurityContext security) {
+    var caller = Caller.of(security);
+    var job = reader.read(reader.readBody(body), contentType);
+    if (dryRun) {
+      var quote = jobs.quote(caller, job);
+      return Response.ok(new QuoteResponse(true, quote.team(), quote.decision(), quote.warnings()))
+          .build();
+    }
+    var submitted = jobs.submit(caller, job, idempotencyKey);
+    if (!submitted.replayed()) {
+      onSubmitted.run();
+    }
+    var answer =
+        new SubmitResponse(
+            JobView.of(submitted.job(), clock.instant()),
+            submitted.quote().warnings(),
+            submitted.quote().decision());
+    return Response.status(submitted.replayed() ? 200 : 201)
+        .header("Location", "/v1/jobs/" + submitted.job().id())
+        .entity(answer)
+        .build();
+  }
+
+  @GET
+  public JobList list(
+      @QueryParam("state") List<String> states,
+      @QueryParam("limit") @DefaultValue("100") int limit,
+      @Context SecurityContext security) {
+    if (limit < 1 || limit > MAX_LIST) {
+      throw ApiException.field(ErrorCode.MALFORMED, "limit", "must be between 1 and " + MAX_LIST);
+    }
+    var wanted = EnumSet.noneOf(JobState.class);
+    for (var s : states) {
+      try {
+        wanted.add(JobState.valueOf(s.toUpperCase(Locale.ROOT)));
+      } catch (IllegalArgumentException e) {
+        throw ApiException.field(ErrorCode.MALFORMED, "state", "unknown state '" + s + "'");
+      }
+    }
+    var now = clock.instant();
+    return new JobList(
+        jobs.list(Caller.of(security), wanted, limit).stream()
+            .map(j -> JobView.of(j, now))
+            .toList());
+  }
+
+  @GET
+  @Path("{id}")
+  public JobView get(@PathParam("id") String id, @Context SecurityContext security) {
+    return JobView.of(jobs.get(Caller.of(security), id), clock.instant());
+  }
+
+  @DELETE
+  @Path("{id}")
+  public Response cancel(@PathParam("id") String id, @Context SecurityContext security) {
+    var job = jobs.cancel(Caller.of(security), id);
+    onSubmitted.run();
+    return Response.status(job.state().isTerminal() ? 200 : 202)
+        .entity(JobView.of(job, clock.instant()))
+        .build();
+  }
+
+  @GET
+  @Path("{id}/events")
+  public EventList events(@PathParam("id") String id, @Context SecurityContext security) {
+    var job = jobs.get(Caller.of(security), id);
+    return new EventList(store.events(job.id()).stream().map(EventList.Event::of).toList());
+  }
+
+  /**
+   * The job's logs as text, one line per log line prefixed with its replica. With {@code
+   * follow=true} the answer streams until the job ends.
+   */
+  @GET
+  @Path("{id}/logs")
+  @Produces(MediaType.TEXT_PLAIN + ";charset=utf-8")
+  public StreamingOutput logs(
+      @PathParam("id") String id,
+      @QueryParam("follow") @DefaultValue("false") boolean follow,
+      @QueryParam("replica") String replica,
+      @QueryParam("since") String since,
+      @Context SecurityContext security) {
+    var job = jobs.get(Caller.of(security), id);
+    var query = new LogQuery(replica, parseSince(since), follow);
+    return out -> {
+      var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+      logs.stream(
+          job,
+          query,
+          line -> {
+            writer.write(line);
+            writer.write('\n');
+            writer.flush();
+          });
+      writer.flush();
+    };
+  }
+
+  private static Instant parseSince(String since) {
+    if (since == null || since.isBlank()) {
+      return null;
+    }
+    try {
+      return Instant.parse(since);
+    } catch (DateTimeParseException e) {
+      throw ApiException.field(
+          ErrorCode.MALFORMED, "since", "must be an instant such as 2026-11-30T10:00:00Z");
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package io.trainyard.gateway.resources;
+
+import io.trainyard.gateway.api.QuoteResponse;
+import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.jobs.JobService;
+import io.trainyard.gateway.jobs.SpecReader;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+import java.io.InputStream;
+
+/** {@code POST /v1/quotes}: the decision table for a job, submitting nothing. */
+@Path("/v1/quotes")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({"trainer", "team-admin", "platform-admin"})
+public final class QuotesResource {
+  private final JobService jobs;
+  private final SpecReader reader;
+
+  public QuotesResource(JobService jobs, SpecReader reader) {
+    this.jobs = jobs;
+    this.reader = reader;
+  }
+
+  @POST
+  public QuoteResponse quote(
+      InputStream body,
+      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+      @Context SecurityContext security) {
+    var job = reader.read(reader.readBody(body), contentType);
+    var quote = jobs.quote(Caller.of(security), job);
+    return new QuoteResponse(null, quote.team(), quote.decision(), quote.warnings());
+  }
+}

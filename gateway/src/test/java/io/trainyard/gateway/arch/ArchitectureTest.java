@@ -1,0 +1,124 @@
+package io.trainyard.gateway.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+
+/**
+ * The arrows of DESIGN.md "The house", as tests: everything points towards {@code spi}, only the
+ * gateway knows Dropwizard and the other modules, backends do not know each other.
+ */
+class ArchitectureTest {
+  // Plain JUnit tests over one import: Surefire counts them, which it does not do for
+  // ArchUnit's own engine.
+  private static final JavaClasses CLASSES =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.trainyard");
+
+  @org.junit.jupiter.api.Test
+  void theModulesAreAllThere() {
+    org.assertj.core.api.Assertions.assertThat(
+            CLASSES.stream().map(c -> c.getPackageName()).distinct())
+        .contains(
+            "io.trainyard.spi",
+            "io.trainyard.cost",
+            "io.trainyard.auth",
+            "io.trainyard.backend.local",
+            "io.trainyard.gateway");
+  }
+
+  @org.junit.jupiter.api.Test
+  void spiDependsOnNoFrameworkOrSdk() {
+    (classes()
+            .that()
+            .resideInAPackage("io.trainyard.spi..")
+            .should()
+            .onlyDependOnClassesThat()
+            .resideInAnyPackage(
+                "java..", "io.trainyard.spi..", "com.fasterxml.jackson.annotation..")
+            .as("spi depends only on the JDK and Jackson annotations"))
+        .check(CLASSES);
+  }
+
+  @org.junit.jupiter.api.Test
+  void onlyTheGatewayKnowsDropwizardJerseyAndJdbi() {
+    (noClasses()
+            .that()
+            .resideOutsideOfPackage("io.trainyard.gateway..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "io.dropwizard..", "jakarta.ws.rs..", "org.jdbi..", "org.glassfish.."))
+        .check(CLASSES);
+  }
+
+  @org.junit.jupiter.api.Test
+  void nothingDependsOnTheGateway() {
+    (noClasses()
+            .that()
+            .resideOutsideOfPackage("io.trainyard.gateway..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.trainyard.gateway.."))
+        .check(CLASSES);
+  }
+
+  @org.junit.jupiter.api.Test
+  void costDependsOnlyOnSpi() {
+    (noClasses()
+            .that()
+            .resideInAPackage("io.trainyard.cost..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.trainyard.auth..", "io.trainyard.backend.."))
+        .check(CLASSES);
+  }
+
+  @org.junit.jupiter.api.Test
+  void authNeedsNoOtherModule() {
+    (noClasses()
+            .that()
+            .resideInAPackage("io.trainyard.auth..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "io.trainyard.spi..", "io.trainyard.cost..", "io.trainyard.backend.."))
+        .check(CLASSES);
+  }
+
+  @org.junit.jupiter.api.Test
+  void backendsKnowOnlySpi() {
+    (noClasses()
+            .that()
+            .resideInAPackage("io.trainyard.backend..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.trainyard.cost..", "io.trainyard.auth.."))
+        .check(CLASSES);
+  }
+
+  /** eks and gke build on kubernetes; no other backend imports another. */
+  @org.junit.jupiter.api.Test
+  void backendsDoNotKnowEachOther() {
+    (SlicesRuleDefinition.slices()
+            .matching("io.trainyard.backend.(*)..")
+            .should()
+            .notDependOnEachOther()
+            .ignoreDependency(
+                com.tngtech.archunit.base.DescribedPredicate.describe(
+                    "eks or gke",
+                    (com.tngtech.archunit.core.domain.JavaClass c) ->
+                        c.getPackageName().startsWith("io.trainyard.backend.eks")
+                            || c.getPackageName().startsWith("io.trainyard.backend.gke")),
+                com.tngtech.archunit.base.DescribedPredicate.describe(
+                    "kubernetes",
+                    (com.tngtech.archunit.core.domain.JavaClass c) ->
+                        c.getPackageName().startsWith("io.trainyard.backend.kubernetes"))))
+        .check(CLASSES);
+  }
+}
