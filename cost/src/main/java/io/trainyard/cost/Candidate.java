@@ -34,6 +34,7 @@ public record Candidate(
     notes = notes == null ? List.of() : List.copyOf(notes);
   }
 
+  @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean isOffer() {
     return rejected == null;
   }
