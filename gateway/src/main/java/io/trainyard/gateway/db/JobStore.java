@@ -205,9 +205,10 @@ public final class JobStore {
    * the row before the cancel is fenced out and re-reads. A no-op for terminal jobs and for jobs
    * already marked.
    *
+   * @param requestedBy who asked, for the job's events
    * @return the job as now stored; empty if there is no such job
    */
-  public Optional<JobRow> requestCancel(String id) {
+  public Optional<JobRow> requestCancel(String id, String requestedBy) {
     for (int race = 0; ; race++) {
       var current = find(id);
       if (current.isEmpty()
@@ -229,7 +230,14 @@ public final class JobStore {
                         .bind("version", row.version())
                         .execute();
                 if (updated == 1) {
-                  insertEvents(h, List.of(JobEvent.of(id, now, JobEvent.CANCEL_REQUESTED, null)));
+                  insertEvents(
+                      h,
+                      List.of(
+                          JobEvent.of(
+                              id,
+                              now,
+                              JobEvent.CANCEL_REQUESTED,
+                              "cancel requested by " + requestedBy)));
                 }
                 return updated == 1;
               });

@@ -208,7 +208,7 @@ public final class JobService {
     if (job.state().isTerminal()) {
       return job;
     }
-    return store.requestCancel(id).orElse(job);
+    return store.requestCancel(id, caller.principal().username()).orElse(job);
   }
 
   private static boolean visible(Caller caller, JobRow job) {

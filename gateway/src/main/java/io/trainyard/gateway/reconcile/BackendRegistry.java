@@ -32,6 +32,17 @@ public final class BackendRegistry implements Managed {
   private final Map<String, Entry> entries = new LinkedHashMap<>();
   private final Map<String, String> unhealthy = new ConcurrentHashMap<>();
 
+  /** Backends already built, e.g. by a test or an embedding application. */
+  public static BackendRegistry of(Collection<Entry> built) {
+    var registry = new BackendRegistry();
+    for (var entry : built) {
+      registry.entries.put(entry.config().id(), entry);
+    }
+    return registry;
+  }
+
+  private BackendRegistry() {}
+
   public BackendRegistry(
       Iterable<BackendConfig> configs, InstanceShapes shapes, Path dataDir, Clock clock) {
     var factories = factories();

@@ -162,7 +162,7 @@ abstract class JobLeaseContract extends JobStoreFixture {
     var job = insert(newJob("nlp", "bert"));
     var leased = store.claim("a", LEASE, 1).get(0);
 
-    var cancelled = store.requestCancel(job.id()).orElseThrow();
+    var cancelled = store.requestCancel(job.id(), "alice").orElseThrow();
     assertThat(cancelled.cancelRequested()).isTrue();
     assertThat(cancelled.version()).isEqualTo(leased.version() + 1);
     assertThat(store.find(job.id())).contains(cancelled);
@@ -179,11 +179,11 @@ abstract class JobLeaseContract extends JobStoreFixture {
         .isTrue();
     // Terminal: a second request changes nothing.
     var ended = store.find(job.id()).orElseThrow();
-    assertThat(store.requestCancel(job.id())).contains(ended);
+    assertThat(store.requestCancel(job.id(), "alice")).contains(ended);
     assertThat(store.events(job.id()))
         .extracting(JobEvent::type)
         .containsExactly(JobEvent.SUBMITTED, JobEvent.CANCEL_REQUESTED);
-    assertThat(store.requestCancel(JobIds.newId())).isEmpty();
+    assertThat(store.requestCancel(JobIds.newId(), "alice")).isEmpty();
   }
 
   @Test
@@ -220,7 +220,7 @@ abstract class JobLeaseContract extends JobStoreFixture {
               });
       reconcilerStarted.await();
 
-      assertThat(store.requestCancel(job.id()).orElseThrow().cancelRequested()).isTrue();
+      assertThat(store.requestCancel(job.id(), "alice").orElseThrow().cancelRequested()).isTrue();
 
       assertThat(reconciler.get(30, TimeUnit.SECONDS)).isEqualTo(JobState.CANCELLING);
     } finally {

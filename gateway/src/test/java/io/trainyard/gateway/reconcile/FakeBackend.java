@@ -1,0 +1,151 @@
+package io.trainyard.gateway.reconcile;
+
+import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.BackendException;
+import io.trainyard.spi.BackendHealth;
+import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.BackendStatus;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.LogQuery;
+import io.trainyard.spi.LogStream;
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.Proposals;
+import io.trainyard.spi.TrainingBackend;
+import io.trainyard.spi.spec.JobSpec;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A remote backend as the reconciler sees it, kept in memory: objects by name, with the job id they
+ * were made for. Submit is idempotent per object name like a real backend's; tests script refusals
+ * and phases. A stand-in for a cloud, not for any of our code.
+ */
+final class FakeBackend implements TrainingBackend {
+  /** How the next submits are answered. */
+  enum Answer {
+    ACCEPT,
+    NO_CAPACITY,
+    REJECT
+  }
+
+  record Config(String id, String region, boolean hipaaEligible, BigDecimal discountPct)
+      implements BackendConfig {}
+
+  private record FakeObject(String jobId, String specHash) {}
+
+  private final String id;
+  private final BigDecimal usdPerHour;
+  private final Map<String, FakeObject> objects = new ConcurrentHashMap<>();
+  private final Map<String, BackendPhase> phases = new ConcurrentHashMap<>();
+  final Map<String, AtomicInteger> submitCalls = new ConcurrentHashMap<>();
+  final Map<String, AtomicInteger> created = new ConcurrentHashMap<>();
+  final List<String> cancelled = new java.util.concurrent.CopyOnWriteArrayList<>();
+  volatile Answer answer = Answer.ACCEPT;
+
+  FakeBackend(String id, String usdPerHour) {
+    this.id = id;
+    this.usdPerHour = new BigDecimal(usdPerHour);
+  }
+
+  BackendRegistry.Entry entry() {
+    return new BackendRegistry.Entry(this, new Config(id, "r1", false, BigDecimal.ZERO));
+  }
+
+  /** An object left behind, as by a gateway that died after submitting. */
+  void preexisting(String name, String jobId, String specHash) {
+    objects.put(name, new FakeObject(jobId, specHash));
+    created.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+    phases.put(name, BackendPhase.ADMITTING);
+  }
+
+  void phase(String name, BackendPhase phase) {
+    phases.put(name, phase);
+  }
+
+  void lose(String name) {
+    objects.remove(name);
+  }
+
+  @Override
+  public String kind() {
+    return "fake";
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public Proposals placements(JobSpec spec) {
+    return Proposals.of(
+        new Placement(
+            id,
+            "test",
+            "fake",
+            "r1",
+            false,
+            List.of(new PlacementLine(List.of("master"), "node", 1, null, 0)),
+            usdPerHour,
+            null,
+            List.of()));
+  }
+
+  @Override
+  public ExternalRef submit(BackendJob job) {
+    var name = job.objectName();
+    submitCalls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+    switch (answer) {
+      case NO_CAPACITY -> throw new BackendException.CapacityUnavailable("no nodes free", null);
+      case REJECT -> throw new BackendException.Rejected("image not allowed here", null);
+      default -> {}
+    }
+    var existing = objects.putIfAbsent(name, new FakeObject(job.jobId(), job.specHash()));
+    if (existing == null) {
+      created.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+      phases.put(name, BackendPhase.ADMITTING);
+    } else if (!existing.jobId().equals(job.jobId())) {
+      throw new BackendException.Rejected(name + " belongs to another job", null);
+    }
+    return new ExternalRef(id, name, Map.of("zone", "z1"));
+  }
+
+  @Override
+  public BackendStatus status(ExternalRef ref) {
+    if (!objects.containsKey(ref.name())) {
+      throw new BackendException.NotFound(ref.name(), null);
+    }
+    var phase = phases.get(ref.name());
+    var started = phase == BackendPhase.ADMITTING ? null : Instant.parse("2030-01-01T00:00:00Z");
+    var ended = phase.isTerminal() ? Instant.parse("2030-01-01T01:00:00Z") : null;
+    return new BackendStatus(
+        phase, phase == BackendPhase.FAILED ? "OOMKilled" : null, 0, started, ended);
+  }
+
+  @Override
+  public void cancel(ExternalRef ref) {
+    cancelled.add(ref.name());
+    if (objects.containsKey(ref.name())) {
+      phases.put(ref.name(), BackendPhase.STOPPED);
+    }
+  }
+
+  @Override
+  public LogStream logs(ExternalRef ref, LogQuery query) {
+    throw new BackendException.NotFound("no logs", null);
+  }
+
+  @Override
+  public BackendHealth health() {
+    return BackendHealth.ok();
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,313 @@
+package io.trainyard.gateway.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainyard.auth.Principal;
+import io.trainyard.auth.Role;
+import io.trainyard.cost.PriceBook;
+import io.trainyard.cost.Router;
+import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.JobEvent;
+import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.jobs.CanonicalJson;
+import io.trainyard.gateway.jobs.JobService;
+import io.trainyard.gateway.jobs.SpecReader;
+import io.trainyard.gateway.jobs.StoredJson;
+import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.testing.MutableClock;
+import io.trainyard.gateway.testing.TestDatabase;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.JobState;
+import io.trainyard.spi.ObjectNames;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The reconciler against a real database (H2 and PostgreSQL subclasses) and in-memory backends:
+ * submit, follow, fail over, cancel, adopt after a restart, and two replicas racing.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ReconcilerContract {
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final Caller ALICE =
+      new Caller(
+          new Principal("sub-alice", "alice", null, Set.of("nlp"), Set.of(Role.TRAINER), null),
+          "127.0.0.1");
+
+  private TestDatabase db;
+  private MutableClock clock;
+  private JobStore store;
+  private final StoredJson json = new StoredJson();
+  private FakeBackend cheap;
+  private FakeBackend dear;
+  private BackendRegistry registry;
+  private JobService service;
+
+  @BeforeAll
+  void migrate(TestDatabase database) {
+    db = database;
+    new DatabaseMigrator().migrate(db.jdbi());
+    clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+    store = new JobStore(db.jdbi(), clock);
+  }
+
+  @BeforeEach
+  void fresh() {
+    db.jdbi()
+        .useTransaction(
+            h -> {
+              h.execute("DELETE FROM idempotency_keys");
+              h.execute("DELETE FROM job_events");
+              h.execute("DELETE FROM jobs");
+            });
+    cheap = new FakeBackend("cheap", "1.00");
+    dear = new FakeBackend("dear", "3.00");
+    registry = BackendRegistry.of(List.of(cheap.entry(), dear.entry()));
+    service =
+        new JobService(
+            new Router(PriceBook.OPERATOR, BigDecimal.ONE),
+            registry,
+            new TeamDirectory(Map.of(), true),
+            store,
+            json,
+            clock);
+  }
+
+  @Test
+  void aPendingJobIsSubmittedOnceThenFollowedToItsEnd() {
+    var job = submit("bert");
+    var r = reconciler("a");
+
+    r.passOnce();
+    var submitted = find(job);
+    assertThat(submitted.state()).isEqualTo(JobState.SUBMITTED);
+    assertThat(submitted.externalRefJson()).contains("\"zone\":\"z1\"");
+    var name = ObjectNames.of(job.id(), 1);
+    assertThat(cheap.submitCalls.get(name)).hasValue(1);
+
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+    cheap.phase(name, BackendPhase.RUNNING);
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.RUNNING);
+    assertThat(find(job).startedAt()).isEqualTo("2030-01-01T00:00:00Z");
+    cheap.phase(name, BackendPhase.SUCCEEDED);
+    r.passOnce();
+    var done = find(job);
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.endedAt()).isEqualTo("2030-01-01T01:00:00Z");
+    assertThat(cheap.submitCalls.get(name)).hasValue(1);
+    assertThat(types(job)).containsExactly("STATE", "SUBMITTED", "STATE", "STATE");
+    assertThat(r.passOnce()).isZero();
+  }
+
+  @Test
+  void aJobThatFinishesBetweenPassesStillPassesThroughRunning() {
+    var job = submit("quick");
+    var r = reconciler("a");
+    r.passOnce();
+    cheap.phase(ObjectNames.of(job.id(), 1), BackendPhase.SUCCEEDED);
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(messages(job)).anyMatch(m -> m.startsWith("RUNNING"));
+  }
+
+  @Test
+  void afterARestartAnObjectAlreadyThereIsAdoptedNotDuplicated() {
+    var job = submit("adopt");
+    var name = ObjectNames.of(job.id(), 1);
+    // The previous gateway submitted, then died before recording it: the row is still PENDING.
+    cheap.preexisting(name, job.id(), job.specHash());
+
+    reconciler("restarted").passOnce();
+
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+    assertThat(cheap.created.get(name)).hasValue(1);
+  }
+
+  @Test
+  void refusedForCapacityItFailsOverToTheNextOfferAsANewAttempt() {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    var job = submit("failover");
+    var r = reconciler("a");
+
+    r.passOnce();
+    var moved = find(job);
+    assertThat(moved.state()).isEqualTo(JobState.PENDING);
+    assertThat(moved.attempt()).isEqualTo(2);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.hourlyUsd()).isEqualByComparingTo("3");
+    assertThat(moved.reason()).contains("cheap refused: no nodes free");
+
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+    assertThat(dear.submitCalls).containsOnlyKeys(ObjectNames.of(job.id(), 2));
+    assertThat(types(job)).contains(JobEvent.FAILOVER);
+  }
+
+  @Test
+  void whenEveryOfferRefusesTheJobIsQueued() {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    dear.answer = FakeBackend.Answer.NO_CAPACITY;
+    var job = submit("nowhere");
+    var r = reconciler("a");
+    r.passOnce();
+    r.passOnce();
+    var queued = find(job);
+    assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+    assertThat(queued.reason()).contains("no other offer");
+  }
+
+  @Test
+  void aRejectionFailsTheJobWithTheBackendsWords() {
+    cheap.answer = FakeBackend.Answer.REJECT;
+    var job = submit("rejected");
+    reconciler("a").passOnce();
+    var failed = find(job);
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.reason()).isEqualTo("image not allowed here");
+    assertThat(failed.endedAt()).isNotNull();
+  }
+
+  @Test
+  void anObjectThatVanishesEndsTheJobAsLost() {
+    var job = submit("lost");
+    var r = reconciler("a");
+    r.passOnce();
+    cheap.lose(ObjectNames.of(job.id(), 1));
+    r.passOnce();
+    var lost = find(job);
+    assertThat(lost.state()).isEqualTo(JobState.FAILED);
+    assertThat(lost.reason()).isEqualTo(JobStepper.OBJECT_LOST);
+  }
+
+  @Test
+  void aRunningJobIsCancelledThroughCancelling() {
+    var job = submit("cancel-running");
+    var r = reconciler("a");
+    r.passOnce();
+    cheap.phase(ObjectNames.of(job.id(), 1), BackendPhase.RUNNING);
+    r.passOnce();
+    service.cancel(ALICE, job.id());
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.CANCELLED);
+    assertThat(cheap.cancelled).containsExactly(ObjectNames.of(job.id(), 1));
+    assertThat(messages(job)).anyMatch(m -> m.startsWith("CANCELLING"));
+  }
+
+  @Test
+  void aPendingJobIsCancelledAndAnyLeftoverObjectRemoved() {
+    var job = submit("cancel-pending");
+    service.cancel(ALICE, job.id());
+    reconciler("a").passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.CANCELLED);
+    assertThat(cheap.cancelled).containsExactly(ObjectNames.of(job.id(), 1));
+    assertThat(cheap.submitCalls).isEmpty();
+  }
+
+  @Test
+  void aReplicaWhoseLeaseLapsedCannotOverwrite() {
+    var job = submit("lapsed");
+    var stale = store.claim("a", LEASE, 10).get(0);
+    clock.advance(LEASE.plusSeconds(1));
+    reconciler("b").passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+
+    // Replica a wakes up with its old row and tries to move the job along.
+    new JobStepper(store, registry, json, clock).step(stale, "a");
+    var after = find(job);
+    assertThat(after.state()).isEqualTo(JobState.SUBMITTED);
+    assertThat(after.leaseOwner()).isEqualTo("b");
+    assertThat(types(job)).containsOnlyOnce(JobEvent.SUBMITTED);
+  }
+
+  @Test
+  void twoReconcilersRacingSubmitEveryJobExactlyOnce() throws Exception {
+    var jobs = new ArrayList<JobRow>();
+    for (int i = 0; i < 40; i++) {
+      jobs.add(submit("race-" + i));
+    }
+    var pool = Executors.newFixedThreadPool(2);
+    try {
+      var tasks = new ArrayList<java.util.concurrent.Future<?>>();
+      for (var owner : List.of("replica-1", "replica-2")) {
+        var r = reconciler(owner);
+        tasks.add(
+            pool.submit(
+                () -> {
+                  for (int pass = 0; pass < 20 && !allSubmitted(jobs); pass++) {
+                    r.passOnce();
+                  }
+                }));
+      }
+      for (var t : tasks) {
+        t.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    for (var job : jobs) {
+      var name = ObjectNames.of(job.id(), 1);
+      assertThat(find(job).state()).as(job.name()).isEqualTo(JobState.SUBMITTED);
+      assertThat(cheap.submitCalls.get(name)).as(name).hasValue(1);
+      assertThat(types(job)).containsOnlyOnce(JobEvent.SUBMITTED);
+    }
+  }
+
+  private boolean allSubmitted(List<JobRow> jobs) {
+    return jobs.stream().allMatch(j -> find(j).state() != JobState.PENDING);
+  }
+
+  private Reconciler reconciler(String owner) {
+    return new Reconciler(
+        store,
+        new JobStepper(store, registry, json, clock),
+        registry,
+        owner,
+        LEASE,
+        Duration.ofSeconds(1),
+        100);
+  }
+
+  private JobRow submit(String name) {
+    var yaml =
+        """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: %s}
+        spec: {framework: pytorch, image: img, command: [train], replicas: {master: 1}}
+        """
+            .formatted(name);
+    var spec =
+        new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8), "application/yaml");
+    var job = service.submit(ALICE, spec, null).job();
+    assertThat(job.specHash()).isEqualTo(CanonicalJson.sha256(spec.withTeam("nlp")));
+    return job;
+  }
+
+  private JobRow find(JobRow job) {
+    return store.find(job.id()).orElseThrow();
+  }
+
+  private List<String> types(JobRow job) {
+    return store.events(job.id()).stream().map(JobEvent::type).toList();
+  }
+
+  private List<String> messages(JobRow job) {
+    return store.events(job.id()).stream().map(JobEvent::message).toList();
+  }
+}
