@@ -176,6 +176,7 @@ class RenderingTest {
     assertThat(HumanDuration.format(Duration.ofMinutes(125))).isEqualTo("2h05m");
     assertThat(HumanDuration.format(Duration.ofHours(76))).isEqualTo("3d04h");
     assertThat(HumanDuration.format(Duration.ofSeconds(-5))).isEqualTo("0s");
+    assertThat(HumanDuration.format(Duration.ofMillis(1260))).isEqualTo("1.3s");
   }
 
   @Test

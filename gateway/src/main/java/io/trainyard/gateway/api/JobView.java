@@ -28,13 +28,13 @@ public record JobView(
     Instant submittedAt,
     Instant startedAt,
     Instant endedAt,
-    Long durationSeconds) {
+    BigDecimal durationSeconds) {
 
   public static JobView of(JobRow job, Instant now) {
-    Long duration = null;
+    BigDecimal duration = null;
     if (job.startedAt() != null) {
       var end = job.endedAt() != null ? job.endedAt() : now;
-      duration = Duration.between(job.startedAt(), end).toSeconds();
+      duration = BigDecimal.valueOf(Duration.between(job.startedAt(), end).toMillis(), 3);
     }
     return new JobView(
         job.id(),
