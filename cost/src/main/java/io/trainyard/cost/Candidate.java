@@ -40,21 +40,14 @@ public record Candidate(
   }
 
   Candidate reject(String reason) {
-    return new Candidate(
-        backendId,
-        kind,
-        region,
-        spot,
-        hourlyUsd,
-        estimatedUsd,
-        estimated,
-        false,
-        reason,
-        notes,
-        placement);
+    return with(false, reason);
   }
 
   Candidate choose() {
+    return with(true, null);
+  }
+
+  private Candidate with(boolean isChosen, String rejection) {
     return new Candidate(
         backendId,
         kind,
@@ -63,8 +56,8 @@ public record Candidate(
         hourlyUsd,
         estimatedUsd,
         estimated,
-        true,
-        null,
+        isChosen,
+        rejection,
         notes,
         placement);
   }
