@@ -131,10 +131,12 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             store,
             stepper,
             backends,
-            reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner(),
-            reconcilerConfig.getLease().toJavaDuration(),
-            reconcilerConfig.getResyncInterval().toJavaDuration(),
-            reconcilerConfig.getBatchSize());
+            new Reconciler.Settings(
+                reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner(),
+                reconcilerConfig.getLease().toJavaDuration(),
+                reconcilerConfig.getResyncInterval().toJavaDuration(),
+                reconcilerConfig.getBatchSize()),
+            clock);
     environment.lifecycle().manage(reconciler);
 
     var jersey = environment.jersey();

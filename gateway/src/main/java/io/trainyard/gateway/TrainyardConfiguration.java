@@ -2,7 +2,9 @@ package io.trainyard.gateway;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
@@ -39,6 +41,13 @@ public class TrainyardConfiguration extends Configuration {
   private int maxSpecBytes = 1 << 20;
 
   @JsonIgnore private boolean zeroConfig;
+
+  public TrainyardConfiguration() {
+    // Liquibase narrates every migration at INFO; operators need only its warnings.
+    if (getLoggingFactory() instanceof DefaultLoggingFactory logging) {
+      logging.setLoggers(Map.of("liquibase", TextNode.valueOf("WARN")));
+    }
+  }
 
   @JsonProperty
   public DatabaseConfig getDatabase() {

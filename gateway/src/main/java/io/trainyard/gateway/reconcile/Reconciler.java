@@ -5,7 +5,9 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.spi.BackendEventListener;
 import io.trainyard.spi.Subscription;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -21,6 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Reconciler implements Managed {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+  private static final Duration PURGE_EVERY = Duration.ofHours(1);
 
   private final JobStore store;
   private final JobStepper stepper;
@@ -29,26 +32,35 @@ public final class Reconciler implements Managed {
   private final Duration lease;
   private final Duration interval;
   private final int batchSize;
+  private final Clock clock;
   private final Semaphore wake = new Semaphore(0);
   private final List<Subscription> subscriptions = new ArrayList<>();
   private volatile boolean running;
+  private Instant nextPurge = Instant.MIN;
   private Thread thread;
+
+  /**
+   * @param owner this replica's name in leases
+   * @param lease how long a claimed job stays ours without another pass
+   * @param interval the longest wait between passes
+   * @param batchSize the most jobs leased in one pass
+   */
+  public record Settings(String owner, Duration lease, Duration interval, int batchSize) {}
 
   public Reconciler(
       JobStore store,
       JobStepper stepper,
       BackendRegistry backends,
-      String owner,
-      Duration lease,
-      Duration interval,
-      int batchSize) {
+      Settings settings,
+      Clock clock) {
     this.store = store;
     this.stepper = stepper;
     this.backends = backends;
-    this.owner = owner;
-    this.lease = lease;
-    this.interval = interval;
-    this.batchSize = batchSize;
+    this.owner = settings.owner();
+    this.lease = settings.lease();
+    this.interval = settings.interval();
+    this.batchSize = settings.batchSize();
+    this.clock = clock;
   }
 
   public String owner() {
@@ -108,6 +120,7 @@ public final class Reconciler implements Managed {
    * @return how many jobs were stepped
    */
   public int passOnce() {
+    purgeExpiredKeys();
     var claimed = store.claim(owner, lease, batchSize);
     for (JobRow job : claimed) {
       if (!running && thread != null) {
@@ -116,6 +129,19 @@ public final class Reconciler implements Managed {
       stepper.step(job, owner);
     }
     return claimed.size();
+  }
+
+  /** Idempotency keys are kept 24 h; any replica may drop older ones, at most once an hour. */
+  private void purgeExpiredKeys() {
+    var now = clock.instant();
+    if (now.isBefore(nextPurge)) {
+      return;
+    }
+    nextPurge = now.plus(PURGE_EVERY);
+    var purged = store.purgeIdempotencyKeys(now.minus(JobStore.IDEMPOTENCY_WINDOW));
+    if (purged > 0) {
+      LOG.info("purged {} idempotency keys older than {}", purged, JobStore.IDEMPOTENCY_WINDOW);
+    }
   }
 
   private void sleepQuietly() {

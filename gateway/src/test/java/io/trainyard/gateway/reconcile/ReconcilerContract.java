@@ -268,6 +268,25 @@ abstract class ReconcilerContract {
     }
   }
 
+  @Test
+  void idempotencyKeysOlderThanADayArePurged() {
+    var spec = spec("keyed");
+    service.submit(ALICE, spec, "key-1");
+    var r = reconciler("a");
+    clock.advance(Duration.ofHours(23));
+    r.passOnce();
+    assertThat(keys()).isEqualTo(1);
+    clock.advance(Duration.ofHours(2));
+    reconciler("b").passOnce();
+    assertThat(keys()).isZero();
+  }
+
+  private int keys() {
+    return db.jdbi()
+        .withHandle(
+            h -> h.createQuery("SELECT COUNT(*) FROM idempotency_keys").mapTo(Integer.class).one());
+  }
+
   private boolean allSubmitted(List<JobRow> jobs) {
     return jobs.stream().allMatch(j -> find(j).state() != JobState.PENDING);
   }
@@ -277,13 +296,18 @@ abstract class ReconcilerContract {
         store,
         new JobStepper(store, registry, json, clock),
         registry,
-        owner,
-        LEASE,
-        Duration.ofSeconds(1),
-        100);
+        new Reconciler.Settings(owner, LEASE, Duration.ofSeconds(1), 100),
+        clock);
   }
 
   private JobRow submit(String name) {
+    var spec = spec(name);
+    var job = service.submit(ALICE, spec, null).job();
+    assertThat(job.specHash()).isEqualTo(CanonicalJson.sha256(spec.withTeam("nlp")));
+    return job;
+  }
+
+  private static io.trainyard.spi.spec.TrainingJob spec(String name) {
     var yaml =
         """
         apiVersion: trainyard.io/v1
@@ -292,11 +316,7 @@ abstract class ReconcilerContract {
         spec: {framework: pytorch, image: img, command: [train], replicas: {master: 1}}
         """
             .formatted(name);
-    var spec =
-        new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8), "application/yaml");
-    var job = service.submit(ALICE, spec, null).job();
-    assertThat(job.specHash()).isEqualTo(CanonicalJson.sha256(spec.withTeam("nlp")));
-    return job;
+    return new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8), "application/yaml");
   }
 
   private JobRow find(JobRow job) {
