@@ -51,7 +51,7 @@ public final class JobsResource {
   private final JobStore store;
   private final SpecReader reader;
   private final JobLogs logs;
-  private final Runnable onSubmitted;
+  private final Runnable wakeReconciler;
   private final Clock clock;
 
   public JobsResource(
@@ -59,13 +59,13 @@ public final class JobsResource {
       JobStore store,
       SpecReader reader,
       JobLogs logs,
-      Runnable onSubmitted,
+      Runnable wakeReconciler,
       Clock clock) {
     this.jobs = jobs;
     this.store = store;
     this.reader = reader;
     this.logs = logs;
-    this.onSubmitted = onSubmitted;
+    this.wakeReconciler = wakeReconciler;
     this.clock = clock;
   }
 
@@ -85,7 +85,7 @@ public final class JobsResource {
     }
     var submitted = jobs.submit(caller, job, idempotencyKey);
     if (!submitted.replayed()) {
-      onSubmitted.run();
+      wakeReconciler.run();
     }
     var answer =
         new SubmitResponse(
@@ -131,7 +131,7 @@ public final class JobsResource {
   @Path("{id}")
   public Response cancel(@PathParam("id") String id, @Context SecurityContext security) {
     var job = jobs.cancel(Caller.of(security), id);
-    onSubmitted.run();
+    wakeReconciler.run();
     return Response.status(job.state().isTerminal() ? 200 : 202)
         .entity(JobView.of(job, clock.instant()))
         .build();
