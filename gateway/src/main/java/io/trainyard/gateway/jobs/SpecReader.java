@@ -116,20 +116,23 @@ public final class SpecReader {
       job = mapper.treeToValue(tree, TrainingJob.class);
     } catch (JsonMappingException e) {
       var error = fieldError(e);
-      throw new ApiException(
-          ErrorCode.INVALID_SPEC, error.field() + ": " + error.message(), List.of(error), null);
+      throw invalid(List.of(error));
     } catch (JsonProcessingException e) {
       throw new ApiException(ErrorCode.MALFORMED, "the job document could not be read");
     }
     var errors = validator.validate(job);
     if (!errors.isEmpty()) {
-      throw new ApiException(
-          ErrorCode.INVALID_SPEC,
-          "the job document is not valid: " + errors.size() + " problem(s)",
-          errors,
-          null);
+      throw invalid(errors);
     }
     return job;
+  }
+
+  private static ApiException invalid(List<FieldError> errors) {
+    return new ApiException(
+        ErrorCode.INVALID_SPEC,
+        "the job document is not valid: " + errors.size() + " problem(s)",
+        errors,
+        null);
   }
 
   static boolean isYaml(String contentType) {
