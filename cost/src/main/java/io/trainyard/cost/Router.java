@@ -46,9 +46,10 @@ public final class Router {
         rejected.add(row(quote, null, null, hours).reject(r.reason()));
       }
       for (var p : quote.proposals().placements()) {
-        var price = prices.price(p);
-        var candidate = row(quote, p, price.orElse(null), hours);
-        var why = placementReason(placement, p, price.orElse(null), candidate);
+        var priced = prices.price(p);
+        var candidate = row(quote, p, priced.price(), hours);
+        var why =
+            priced.price() == null ? priced.missing() : placementReason(placement, p, candidate);
         (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
       }
     }
@@ -61,7 +62,10 @@ public final class Router {
     all.addAll(offers);
     all.addAll(rejected);
     return new RoutingDecision(
-        placement.effectivePolicy(), offers.isEmpty() ? null : offers.get(0).backendId(), all);
+        placement.effectivePolicy(),
+        offers.isEmpty() ? null : offers.get(0).backendId(),
+        all,
+        prices.asOf());
   }
 
   private static String backendReason(JobSpec spec, PlacementSpec placement, BackendQuote quote) {
@@ -82,11 +86,7 @@ public final class Router {
     return null;
   }
 
-  private static String placementReason(
-      PlacementSpec placement, Placement p, Price price, Candidate candidate) {
-    if (price == null) {
-      return "no price known for " + describe(p);
-    }
+  private static String placementReason(PlacementSpec placement, Placement p, Candidate candidate) {
     if (p.spot() && placement.effectiveSpot() == SpotPolicy.NEVER) {
       return "spot capacity, and spec.placement.spot is never";
     }
@@ -101,13 +101,6 @@ public final class Router {
           + placement.maxHourlyUsd().toPlainString();
     }
     return null;
-  }
-
-  private static String describe(Placement p) {
-    return p.lines().stream()
-        .map(l -> l.count() + " × " + l.instanceType())
-        .reduce((a, b) -> a + " + " + b)
-        .orElse(p.service());
   }
 
   private static Candidate row(BackendQuote quote, Placement p, Price price, BigDecimal hours) {

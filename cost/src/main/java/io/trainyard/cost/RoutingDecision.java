@@ -2,6 +2,7 @@ package io.trainyard.cost;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.trainyard.spi.spec.PlacementPolicy;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,8 +11,10 @@ import java.util.Optional;
  * chosen one first, the rest are the failover order), then every rejection with its reason.
  *
  * @param chosen the chosen backend's id; null when no offer qualifies
+ * @param pricesAsOf when the prices used were compiled or refreshed; null when unknown
  */
-public record RoutingDecision(PlacementPolicy policy, String chosen, List<Candidate> candidates) {
+public record RoutingDecision(
+    PlacementPolicy policy, String chosen, List<Candidate> candidates, LocalDate pricesAsOf) {
   public RoutingDecision {
     candidates = List.copyOf(candidates);
   }

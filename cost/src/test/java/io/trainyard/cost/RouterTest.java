@@ -153,13 +153,15 @@ class RouterTest {
             List.of(new PlacementLine(List.of("worker"), "x9.huge", 2, null, 0)),
             null,
             null,
+            null,
             null);
     var decision =
         router.route(
             spec(null, null),
             List.of(new BackendQuote("k", "eks", "r", false, null, Proposals.of(unpriced), null)));
     assertThat(decision.chosen()).isNull();
-    assertThat(decision.candidates().get(0).rejected()).isEqualTo("no price known for 2 × x9.huge");
+    assertThat(decision.candidates().get(0).rejected())
+        .isEqualTo("no operator price for 2 × x9.huge");
   }
 
   @Test
@@ -207,6 +209,7 @@ class RouterTest {
         p.spot(),
         p.lines(),
         p.operatorUsdPerHour(),
+        p.clusterFeeUsdPerHour(),
         free,
         p.notes());
   }
@@ -232,6 +235,7 @@ class RouterTest {
         spot,
         List.of(new PlacementLine(List.of("master", "worker"), "node", 1, null, 0)),
         new BigDecimal(usd),
+        null,
         null,
         null);
   }

@@ -9,7 +9,8 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jdbi3.JdbiFactory;
-import io.trainyard.cost.PriceBook;
+import io.trainyard.cost.CatalogPriceBook;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.cost.Router;
 import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.cli.DevTokenCommand;
@@ -31,7 +32,6 @@ import io.trainyard.gateway.resources.DevIssuerResource;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
-import io.trainyard.spi.InstanceShapes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -108,8 +108,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var store = new JobStore(jdbi, clock);
     var json = new StoredJson();
 
+    var prices =
+        new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
     var backends =
-        new BackendRegistry(config.getBackends(), InstanceShapes.NONE, config.dataPath(), clock);
+        new BackendRegistry(config.getBackends(), prices.catalog(), config.dataPath(), clock);
     environment.lifecycle().manage(backends);
     for (var entry : backends.all()) {
       environment
@@ -122,7 +124,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
     var teams = new TeamDirectory(config.getTeams(), devMode);
     var auth = new AuthSetup(config.getAuth(), config.dataPath(), teams, clock);
-    var router = new Router(PriceBook.OPERATOR, config.getDefaultEstimatedHours());
+    var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
     var stepper = new JobStepper(store, backends, json, clock);
     var reconcilerConfig = config.getReconciler();

@@ -7,6 +7,7 @@ import io.dropwizard.core.Configuration;
 import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
+import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
 import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.spi.BackendConfig;
@@ -31,6 +32,7 @@ public class TrainyardConfiguration extends Configuration {
   @NotNull private Map<String, TeamConfig> teams = new LinkedHashMap<>();
   @NotNull private List<BackendConfig> backends = new ArrayList<>();
   @Valid @NotNull private ReconcilerConfig reconciler = new ReconcilerConfig();
+  @Valid @NotNull private PricingConfig pricing = new PricingConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -97,6 +99,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setReconciler(ReconcilerConfig reconciler) {
     this.reconciler = reconciler;
+  }
+
+  @JsonProperty
+  public PricingConfig getPricing() {
+    return pricing;
+  }
+
+  @JsonProperty
+  public void setPricing(PricingConfig pricing) {
+    this.pricing = pricing;
   }
 
   @JsonProperty

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param lines one line per group of replicas on one instance type
  * @param operatorUsdPerHour a price the operator set for the whole placement (on-prem, local)
  *     instead of catalog prices; null to price from the catalog
+ * @param clusterFeeUsdPerHour this job's share of a cluster's hourly fee (a managed control plane),
+ *     from operator configuration; null when there is none
  * @param freeCapacity instances free right now, where the backend knows it; null when unknown
  * @param notes facts a user should see in the quote, e.g. "image is recorded but not run"
  */
@@ -24,6 +26,7 @@ public record Placement(
     boolean spot,
     List<PlacementLine> lines,
     BigDecimal operatorUsdPerHour,
+    BigDecimal clusterFeeUsdPerHour,
     Integer freeCapacity,
     List<String> notes) {
   public Placement {

@@ -94,6 +94,7 @@ final class FakeBackend implements TrainingBackend {
             List.of(new PlacementLine(List.of("master"), "node", 1, null, 0)),
             usdPerHour,
             null,
+            null,
             List.of()));
   }
 

@@ -45,6 +45,7 @@ final class LocalPlacements {
             false,
             List.of(line),
             config.usdPerHour(),
+            null,
             Math.max(0, freeSlots),
             notes(spec)));
   }
