@@ -33,7 +33,7 @@ public final class Router {
 
   public RoutingDecision route(JobSpec spec, List<BackendQuote> quotes) {
     var placement = spec.effectivePlacement();
-    var hours = spec.estimatedHours() != null ? spec.estimatedHours() : defaultEstimatedHours;
+    var hours = estimatedHours(spec);
     var offers = new ArrayList<Candidate>();
     var rejected = new ArrayList<Candidate>();
     for (var quote : quotes) {
@@ -66,6 +66,19 @@ public final class Router {
         offers.isEmpty() ? null : offers.get(0).backendId(),
         all,
         prices.asOf());
+  }
+
+  /** The estimate's hours: the spec's or the default, never past {@code maxRuntime}. */
+  private BigDecimal estimatedHours(JobSpec spec) {
+    var hours = spec.estimatedHours() != null ? spec.estimatedHours() : defaultEstimatedHours;
+    var cap = spec.maxRuntimeDuration();
+    if (cap.isPresent()) {
+      var capHours =
+          BigDecimal.valueOf(cap.get().toSeconds())
+              .divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_UP);
+      hours = hours.min(capHours);
+    }
+    return hours;
   }
 
   private static String backendReason(JobSpec spec, PlacementSpec placement, BackendQuote quote) {

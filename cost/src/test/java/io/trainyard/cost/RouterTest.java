@@ -142,6 +142,40 @@ class RouterTest {
   }
 
   @Test
+  void theEstimateNeverRunsPastMaxRuntime() {
+    var quote = quote("b", "r", false, "10", false);
+    var spec = spec(null, null);
+    var capped =
+        new JobSpec(
+            spec.framework(),
+            spec.image(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            spec.replicas(),
+            null,
+            null,
+            null,
+            new BigDecimal("5"),
+            "90m",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
+    assertThat(router.route(capped, List.of(quote)).offers().get(0).estimatedUsd())
+        .isEqualByComparingTo("15");
+  }
+
+  @Test
   void aPlacementWithoutAKnownPriceIsRejectedNotPricedAtZero() {
     var unpriced =
         new Placement(
