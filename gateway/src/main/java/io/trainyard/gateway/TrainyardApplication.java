@@ -13,6 +13,7 @@ import io.trainyard.cost.CatalogPriceBook;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.cost.Router;
 import io.trainyard.gateway.auth.AccessFeature;
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobStore;
@@ -23,7 +24,6 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
-import io.trainyard.gateway.reconcile.BackendRegistry;
 import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.Reconciler;
@@ -32,6 +32,7 @@ import io.trainyard.gateway.resources.DevIssuerResource;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
+import io.trainyard.gateway.resources.TeamsResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -126,7 +127,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var auth = new AuthSetup(config.getAuth(), config.dataPath(), teams, clock);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
-    var stepper = new JobStepper(store, backends, json, clock);
+    var stepper = new JobStepper(store, backends, json, service::route, teams::budget, clock);
     var reconcilerConfig = config.getReconciler();
     var reconciler =
         new Reconciler(
@@ -154,6 +155,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             service, store, reader, new JobLogs(store, backends, json), reconciler::wakeUp, clock));
     jersey.register(new QuotesResource(service, reader));
     jersey.register(new BackendsResource(backends));
+    jersey.register(new TeamsResource(teams, store, clock));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
   }

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.config.AuthConfig;
-import io.trainyard.gateway.reconcile.BackendRegistry;
 import org.junit.jupiter.api.Test;
 
 /** Dev auth mints tokens for anyone, so where it may run is checked before anything starts. */

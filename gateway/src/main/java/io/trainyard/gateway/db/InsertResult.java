@@ -14,4 +14,7 @@ public sealed interface InsertResult {
 
   /** A live job of the team already has this name. */
   record NameTaken(String existingJobId) implements InsertResult {}
+
+  /** The team's budget refuses the job; nothing was stored. */
+  record OverBudget(io.trainyard.cost.Budget.Verdict verdict) implements InsertResult {}
 }

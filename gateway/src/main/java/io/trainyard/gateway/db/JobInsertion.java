@@ -1,5 +1,7 @@
 package io.trainyard.gateway.db;
 
+import io.trainyard.cost.Budget;
+import io.trainyard.spi.JobState;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -26,12 +28,14 @@ final class JobInsertion {
   private final JobRow job;
   private final JobEvent event;
   private final IdempotencyKey key;
+  private final Budget budget;
 
-  JobInsertion(Jdbi jdbi, JobRow job, JobEvent event, IdempotencyKey keyOrNull) {
+  JobInsertion(Jdbi jdbi, JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget) {
     this.jdbi = jdbi;
     this.job = job;
     this.event = event;
     this.key = keyOrNull;
+    this.budget = budget;
   }
 
   InsertResult run(Supplier<Instant> now) {
@@ -71,6 +75,23 @@ final class JobInsertion {
           .execute();
     }
     var stored = job.toBuilder().lease(null, null).version(0).build();
+    var first = event;
+    if (budget != null) {
+      var verdict = TeamLedger.lockAndCheck(h, job.team(), budget, job.estimatedUsd(), now);
+      if (!verdict.fits()) {
+        if (budget.overBudget() == Budget.OverBudget.REFUSE) {
+          return new InsertResult.OverBudget(verdict);
+        }
+        // Queued without a backend: it is re-quoted when the budget leaves room.
+        stored =
+            stored.toBuilder()
+                .state(JobState.QUEUED)
+                .backendId(null)
+                .reason(verdict.reason())
+                .build();
+        first = JobEvent.of(job.id(), event.at(), JobEvent.STATE, "QUEUED: " + verdict.reason());
+      }
+    }
     JobColumns.bindAll(h.createUpdate(JobColumns.INSERT), stored).execute();
     if (key != null) {
       h.createUpdate(
@@ -84,7 +105,7 @@ final class JobInsertion {
           .bind("at", JobColumns.utc(now))
           .execute();
     }
-    JobStore.insertEvents(h, List.of(event));
+    JobStore.insertEvents(h, List.of(first));
     return new InsertResult.Created(stored);
   }
 
@@ -113,7 +134,7 @@ final class JobInsertion {
         .map(InsertResult.NameTaken::new);
   }
 
-  private static boolean isUniqueViolation(Throwable e) {
+  static boolean isUniqueViolation(Throwable e) {
     for (var t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
         return true;

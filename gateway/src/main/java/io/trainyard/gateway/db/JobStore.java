@@ -1,9 +1,12 @@
 package io.trainyard.gateway.db;
 
+import io.trainyard.cost.Budget;
+import io.trainyard.cost.MonthlySpend;
 import io.trainyard.spi.JobState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.YearMonth;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,8 +58,22 @@ public final class JobStore {
    * exactly one is {@link InsertResult.Created}.
    */
   public InsertResult insert(JobRow job, JobEvent event, IdempotencyKey keyOrNull) {
+    return insert(job, event, keyOrNull, null);
+  }
+
+  /**
+   * As {@link #insert(JobRow, JobEvent, IdempotencyKey)}, checking the team's budget in the same
+   * transaction with the team's row locked: over budget, the job is stored QUEUED or refused
+   * ({@link InsertResult.OverBudget}) as the budget says.
+   *
+   * @param budget the team's budget; null when it has none
+   */
+  public InsertResult insert(JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget) {
     requireEventOf(job, event);
-    return new JobInsertion(jdbi, job, event, keyOrNull).run(this::now);
+    if (budget != null) {
+      TeamLedger.ensureTeam(jdbi, job.team(), now());
+    }
+    return new JobInsertion(jdbi, job, event, keyOrNull, budget).run(this::now);
   }
 
   public Optional<JobRow> find(String id) {
@@ -163,40 +180,75 @@ public final class JobStore {
    */
   public boolean update(JobRow next, long expectedVersion, String owner, List<JobEvent> events) {
     events.forEach(e -> requireEventOf(next, e));
+    return jdbi.inTransaction(h -> fencedUpdate(h, next, expectedVersion, owner, events));
+  }
+
+  /**
+   * Moves a QUEUED job on to {@code next} (PENDING on a new offer), fenced like {@link #update}, if
+   * the team's budget leaves room for it: the team's row is locked while its spend is read, so two
+   * replicas cannot both promote into the last of a budget.
+   *
+   * @param budget the team's budget; null when it has none
+   * @return the verdict when over budget (nothing written); empty when promoted or fenced out
+   */
+  public Optional<Budget.Verdict> promote(
+      JobRow next, long expectedVersion, String owner, JobEvent event, Budget budget) {
+    requireEventOf(next, event);
+    if (budget != null) {
+      TeamLedger.ensureTeam(jdbi, next.team(), now());
+    }
     return jdbi.inTransaction(
         h -> {
-          var now = now();
-          var stored =
-              h.createQuery("SELECT state FROM jobs" + FENCE)
-                  .bind("id", next.id())
-                  .bind("version", expectedVersion)
-                  .bind("owner", owner)
-                  .bind("now", JobColumns.utc(now))
-                  .mapTo(String.class)
-                  .findOne()
-                  .map(JobState::valueOf);
-          if (stored.isEmpty()) {
-            return false;
+          if (budget != null) {
+            var verdict =
+                TeamLedger.lockAndCheck(h, next.team(), budget, next.estimatedUsd(), now());
+            if (!verdict.fits()) {
+              return Optional.of(verdict);
+            }
           }
-          if (stored.get() != next.state()) {
-            JobState.requireTransition(stored.get(), next.state());
-          }
-          var update =
-              h.createUpdate(
-                  "UPDATE jobs SET " + JobColumns.SET_MUTABLE + ", version = version + 1" + FENCE);
-          // bindAll binds every column, the SET list uses only the changeable ones.
-          update.configure(SqlStatements.class, s -> s.setUnusedBindingAllowed(true));
-          JobColumns.bindAll(update, next)
-              .bind("version", expectedVersion)
-              .bind("owner", owner)
-              .bind("now", JobColumns.utc(now));
-          if (update.execute() == 0) {
-            // The row moved on between the read and the write: nothing was written.
-            return false;
-          }
-          insertEvents(h, events);
-          return true;
+          fencedUpdate(h, next, expectedVersion, owner, List.of(event));
+          return Optional.<Budget.Verdict>empty();
         });
+  }
+
+  /** The team's spend in {@code month} (UTC), as budgets count it. */
+  public MonthlySpend spend(String team, YearMonth month) {
+    return jdbi.withHandle(h -> TeamLedger.spend(h, team, month, now()));
+  }
+
+  private boolean fencedUpdate(
+      Handle h, JobRow next, long expectedVersion, String owner, List<JobEvent> events) {
+    var now = now();
+    var stored =
+        h.createQuery("SELECT state FROM jobs" + FENCE)
+            .bind("id", next.id())
+            .bind("version", expectedVersion)
+            .bind("owner", owner)
+            .bind("now", JobColumns.utc(now))
+            .mapTo(String.class)
+            .findOne()
+            .map(JobState::valueOf);
+    if (stored.isEmpty()) {
+      return false;
+    }
+    if (stored.get() != next.state()) {
+      JobState.requireTransition(stored.get(), next.state());
+    }
+    var update =
+        h.createUpdate(
+            "UPDATE jobs SET " + JobColumns.SET_MUTABLE + ", version = version + 1" + FENCE);
+    // bindAll binds every column, the SET list uses only the changeable ones.
+    update.configure(SqlStatements.class, s -> s.setUnusedBindingAllowed(true));
+    JobColumns.bindAll(update, next)
+        .bind("version", expectedVersion)
+        .bind("owner", owner)
+        .bind("now", JobColumns.utc(now));
+    if (update.execute() == 0) {
+      // The row moved on between the read and the write: nothing was written.
+      return false;
+    }
+    insertEvents(h, events);
+    return true;
   }
 
   /**

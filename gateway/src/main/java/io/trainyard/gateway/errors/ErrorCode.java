@@ -13,6 +13,7 @@ public enum ErrorCode {
   UNSUPPORTED_MEDIA_TYPE(415, Category.USER),
   INVALID_SPEC(422, Category.USER),
   NO_OFFER(422, Category.USER),
+  OVER_BUDGET(422, Category.USER),
   BACKEND_UNAVAILABLE(503, Category.EXTERNAL),
   INTERNAL(500, Category.INTERNAL);
 
@@ -42,7 +43,7 @@ public enum ErrorCode {
   /** The code for a plain HTTP status that Jersey raised (unknown path, wrong method ...). */
   public static ErrorCode forStatus(int status) {
     for (var c : values()) {
-      if (c.status == status && c != NO_OFFER) {
+      if (c.status == status && c != NO_OFFER && c != OVER_BUDGET) {
         return c;
       }
     }

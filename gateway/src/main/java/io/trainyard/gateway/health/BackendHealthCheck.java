@@ -1,7 +1,7 @@
 package io.trainyard.gateway.health;
 
 import com.codahale.metrics.health.HealthCheck;
-import io.trainyard.gateway.reconcile.BackendRegistry;
+import io.trainyard.gateway.backends.BackendRegistry;
 
 /** One backend's health on the admin port; also what lets the router offer it again. */
 public final class BackendHealthCheck extends HealthCheck {

@@ -6,6 +6,7 @@ import io.trainyard.cost.Candidate;
 import io.trainyard.cost.Router;
 import io.trainyard.cost.RoutingDecision;
 import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.IdempotencyKey;
 import io.trainyard.gateway.db.InsertResult;
 import io.trainyard.gateway.db.JobEvent;
@@ -14,7 +15,6 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
-import io.trainyard.gateway.reconcile.BackendRegistry;
 import io.trainyard.spi.JobState;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
@@ -63,11 +63,16 @@ public final class JobService {
   public Quote quote(Caller caller, TrainingJob submitted) {
     var team = teams.resolve(caller.principal(), submitted.metadata().team());
     var job = submitted.withTeam(team);
+    return new Quote(team, job, route(team, job), List.of());
+  }
+
+  /** Routes a job of {@code team} over every backend now; also re-quotes QUEUED jobs. */
+  public RoutingDecision route(String team, TrainingJob job) {
     var quotes = new ArrayList<BackendQuote>();
     for (var entry : backends.all()) {
       quotes.add(quoteOne(team, job, entry));
     }
-    return new Quote(team, job, router.route(job.spec(), quotes), List.of());
+    return router.route(job.spec(), quotes);
   }
 
   private BackendQuote quoteOne(String team, TrainingJob job, BackendRegistry.Entry entry) {
@@ -148,7 +153,7 @@ public final class JobService {
         idempotencyKey == null
             ? null
             : new IdempotencyKey(quote.team(), principal.subject(), idempotencyKey, specHash);
-    var result = store.insert(row, event, key);
+    var result = store.insert(row, event, key, teams.budget(quote.team()));
     if (result instanceof InsertResult.Created created) {
       return new Submitted(created.job(), quote, false);
     }
@@ -160,6 +165,9 @@ public final class JobService {
             "was already used with a different job document (job " + same.existingJobId() + ")");
       }
       return new Submitted(store.find(same.existingJobId()).orElseThrow(), quote, true);
+    }
+    if (result instanceof InsertResult.OverBudget over) {
+      throw new ApiException(ErrorCode.OVER_BUDGET, over.verdict().reason());
     }
     var taken = (InsertResult.NameTaken) result;
     throw ApiException.field(

@@ -1,10 +1,11 @@
 package io.trainyard.gateway.jobs;
 
 import io.trainyard.auth.Principal;
+import io.trainyard.cost.Budget;
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
-import io.trainyard.gateway.reconcile.BackendRegistry;
 import java.util.List;
 import java.util.Map;
 
@@ -74,6 +75,19 @@ public final class TeamDirectory {
       return "local runs commands on the gateway host; only teams that list it may use it";
     }
     return null;
+  }
+
+  /** The team's monthly budget, or null when it has none. */
+  public Budget budget(String team) {
+    var config = config(team);
+    if (config.monthlyBudgetUsd() == null) {
+      return null;
+    }
+    var policy =
+        "refuse".equalsIgnoreCase(config.overBudget())
+            ? Budget.OverBudget.REFUSE
+            : Budget.OverBudget.QUEUE;
+    return new Budget(config.monthlyBudgetUsd(), policy);
   }
 
   /** The team's residency regions; empty = any. */

@@ -1,5 +1,6 @@
 package io.trainyard.gateway.reconcile;
 
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.jobs.StoredJson;

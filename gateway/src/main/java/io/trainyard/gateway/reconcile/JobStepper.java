@@ -1,6 +1,8 @@
 package io.trainyard.gateway.reconcile;
 
+import io.trainyard.cost.Budget;
 import io.trainyard.cost.RoutingDecision;
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
@@ -15,8 +17,10 @@ import io.trainyard.spi.ObjectNames;
 import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,15 +36,38 @@ public final class JobStepper {
   /** What a job that lost its backend object ends with (DESIGN.md). */
   public static final String OBJECT_LOST = "BACKEND_OBJECT_LOST";
 
+  /** How often a QUEUED job is re-quoted to see whether capacity or budget has freed. */
+  static final Duration REQUOTE_EVERY = Duration.ofSeconds(10);
+
+  /** Routes a job of a team over the backends as they are now. */
+  @FunctionalInterface
+  public interface Router {
+    RoutingDecision route(String team, TrainingJob job);
+  }
+
   private final JobStore store;
   private final BackendRegistry backends;
   private final StoredJson json;
+  private final Router router;
+  private final Function<String, Budget> budgets;
   private final Clock clock;
 
-  public JobStepper(JobStore store, BackendRegistry backends, StoredJson json, Clock clock) {
+  /**
+   * @param router re-quotes QUEUED jobs
+   * @param budgets a team's budget, or null when it has none
+   */
+  public JobStepper(
+      JobStore store,
+      BackendRegistry backends,
+      StoredJson json,
+      Router router,
+      Function<String, Budget> budgets,
+      Clock clock) {
     this.store = store;
     this.backends = backends;
     this.json = json;
+    this.router = router;
+    this.budgets = budgets;
     this.clock = clock;
   }
 
@@ -65,8 +92,44 @@ public final class JobStepper {
   private void stepQueued(JobRow job, String owner) {
     if (job.cancelRequested()) {
       write(job, owner, job.withState(JobState.CANCELLED, "cancelled while queued", now()));
+      return;
     }
-    // Re-quoting queued jobs when capacity or budget frees comes with budgets (cost issue).
+    if (Duration.between(job.updatedAt(), now()).compareTo(REQUOTE_EVERY) < 0) {
+      return;
+    }
+    var decision = router.route(job.team(), json.read(job.specJson(), TrainingJob.class));
+    var offer = decision.offer(0);
+    if (offer.isEmpty()) {
+      stillQueued(job, owner, "no backend can take it now");
+      return;
+    }
+    // A job queued after its offers refused has used its attempt; one queued at submit has not.
+    var attempt = job.backendId() == null ? job.attempt() : job.attempt() + 1;
+    var next =
+        job.withState(JobState.PENDING, null, now()).toBuilder()
+            .attempt(attempt)
+            .decisionJson(json.write(decision))
+            .offerIndex(0)
+            .backendId(offer.get().backendId())
+            .hourlyUsd(offer.get().hourlyUsd())
+            .estimatedUsd(offer.get().estimatedUsd())
+            .externalRefJson(null)
+            .build();
+    var event =
+        JobEvent.of(
+            job.id(),
+            now(),
+            JobEvent.STATE,
+            "PENDING: re-quoted, routed to " + offer.get().backendId());
+    var over = store.promote(next, job.version(), owner, event, budgets.apply(job.team()));
+    if (over.isPresent()) {
+      stillQueued(job, owner, over.get().reason());
+    }
+  }
+
+  /** Keeps the job QUEUED with the current reason, and restarts its re-quote clock. */
+  private void stillQueued(JobRow job, String owner, String reason) {
+    write(job, owner, job.toBuilder().reason(reason).updatedAt(now()).build());
   }
 
   private void stepPending(JobRow job, String owner) {

@@ -1,6 +1,7 @@
 package io.trainyard.gateway.reconcile;
 
 import io.dropwizard.lifecycle.Managed;
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.spi.BackendEventListener;

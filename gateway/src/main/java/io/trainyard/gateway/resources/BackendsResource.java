@@ -1,7 +1,7 @@
 package io.trainyard.gateway.resources;
 
 import io.trainyard.gateway.api.BackendList;
-import io.trainyard.gateway.reconcile.BackendRegistry;
+import io.trainyard.gateway.backends.BackendRegistry;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,5 +1,6 @@
 package io.trainyard.gateway.reconcile;
 
+import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendHealth;
@@ -43,6 +44,10 @@ final class FakeBackend implements TrainingBackend {
   private final BigDecimal usdPerHour;
   private final Map<String, FakeObject> objects = new ConcurrentHashMap<>();
   private final Map<String, BackendPhase> phases = new ConcurrentHashMap<>();
+
+  /** Objects that got to run; one stopped while admitting never started and costs nothing. */
+  private final java.util.Set<String> ran = ConcurrentHashMap.newKeySet();
+
   final Map<String, AtomicInteger> submitCalls = new ConcurrentHashMap<>();
   final Map<String, AtomicInteger> created = new ConcurrentHashMap<>();
   final List<String> cancelled = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -66,6 +71,9 @@ final class FakeBackend implements TrainingBackend {
 
   void phase(String name, BackendPhase phase) {
     phases.put(name, phase);
+    if (phase != BackendPhase.ADMITTING && phase != BackendPhase.STOPPED) {
+      ran.add(name);
+    }
   }
 
   void lose(String name) {
@@ -123,7 +131,7 @@ final class FakeBackend implements TrainingBackend {
       throw new BackendException.NotFound(ref.name(), null);
     }
     var phase = phases.get(ref.name());
-    var started = phase == BackendPhase.ADMITTING ? null : Instant.parse("2030-01-01T00:00:00Z");
+    var started = ran.contains(ref.name()) ? Instant.parse("2030-01-01T00:00:00Z") : null;
     var ended = phase.isTerminal() ? Instant.parse("2030-01-01T01:00:00Z") : null;
     return new BackendStatus(
         phase, phase == BackendPhase.FAILED ? "OOMKilled" : null, 0, started, ended);

@@ -1,16 +1,21 @@
 package io.trainyard.gateway.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainyard.auth.Principal;
 import io.trainyard.auth.Role;
 import io.trainyard.cost.PriceBook;
 import io.trainyard.cost.Router;
 import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.backends.BackendRegistry;
+import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.errors.ApiException;
+import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.gateway.jobs.CanonicalJson;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
@@ -55,6 +60,7 @@ abstract class ReconcilerContract {
   private FakeBackend cheap;
   private FakeBackend dear;
   private BackendRegistry registry;
+  private TeamDirectory teams;
   private JobService service;
 
   @BeforeAll
@@ -73,18 +79,21 @@ abstract class ReconcilerContract {
               h.execute("DELETE FROM idempotency_keys");
               h.execute("DELETE FROM job_events");
               h.execute("DELETE FROM jobs");
+              h.execute("DELETE FROM teams");
             });
     cheap = new FakeBackend("cheap", "1.00");
     dear = new FakeBackend("dear", "3.00");
     registry = BackendRegistry.of(List.of(cheap.entry(), dear.entry()));
+    teams =
+        new TeamDirectory(
+            Map.of(
+                "nlp", TeamConfig.DEV,
+                "capped", new TeamConfig(null, null, new BigDecimal("3"), "refuse", null),
+                "waiting", new TeamConfig(null, null, new BigDecimal("2"), "queue", null)),
+            true);
     service =
         new JobService(
-            new Router(PriceBook.OPERATOR, BigDecimal.ONE),
-            registry,
-            new TeamDirectory(Map.of(), true),
-            store,
-            json,
-            clock);
+            new Router(PriceBook.OPERATOR, BigDecimal.ONE), registry, teams, store, json, clock);
   }
 
   @Test
@@ -228,7 +237,7 @@ abstract class ReconcilerContract {
     assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
 
     // Replica a wakes up with its old row and tries to move the job along.
-    new JobStepper(store, registry, json, clock).step(stale, "a");
+    new JobStepper(store, registry, json, service::route, teams::budget, clock).step(stale, "a");
     var after = find(job);
     assertThat(after.state()).isEqualTo(JobState.SUBMITTED);
     assertThat(after.leaseOwner()).isEqualTo("b");
@@ -281,6 +290,91 @@ abstract class ReconcilerContract {
     assertThat(keys()).isZero();
   }
 
+  @Test
+  void overBudgetARefusingTeamGetsTheNumbersAndNothingIsStored() {
+    var capped = caller("capped");
+    for (int i = 0; i < 3; i++) {
+      service.submit(capped, spec("fits-" + i), null); // $1 each: 1 h at the cheap backend's $1/h
+    }
+    assertThatThrownBy(() -> service.submit(capped, spec("too-much"), null))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.OVER_BUDGET);
+              assertThat(e.getMessage())
+                  .contains("spent $0.00 + committed $3.00 + this job $1.00 > $3.00");
+            });
+    assertThat(store.list("capped", Set.of(), 10)).hasSize(3);
+    assertThat(store.spend("capped", java.time.YearMonth.of(2030, 1)).totalUsd())
+        .isEqualByComparingTo("3");
+  }
+
+  @Test
+  void overBudgetAQueuingTeamWaitsUntilTheBudgetLeavesRoom() {
+    var waiting = caller("waiting");
+    var first = service.submit(waiting, spec("first"), null).job();
+    service.submit(waiting, spec("second"), null);
+    var third = service.submit(waiting, spec("third"), null).job();
+    assertThat(third.state()).isEqualTo(JobState.QUEUED);
+    assertThat(third.backendId()).isNull();
+    assertThat(third.reason()).contains("over the team's budget");
+
+    var r = reconciler("a");
+    r.passOnce();
+    clock.advance(JobStepper.REQUOTE_EVERY);
+    r.passOnce();
+    assertThat(find(third).state()).as("still no room").isEqualTo(JobState.QUEUED);
+
+    service.cancel(caller("waiting"), first.id());
+    r.passOnce(); // the first is cancelled and stops counting
+    clock.advance(JobStepper.REQUOTE_EVERY);
+    r.passOnce();
+    var promoted = find(third);
+    assertThat(promoted.state()).isEqualTo(JobState.PENDING);
+    assertThat(promoted.attempt()).isEqualTo(1);
+    assertThat(promoted.backendId()).isEqualTo("cheap");
+    assertThat(messages(third)).anyMatch(m -> m.startsWith("PENDING: re-quoted"));
+  }
+
+  @Test
+  void twoSubmissionsRacingForTheLastOfABudgetOnlyOnePasses() throws Exception {
+    var capped = caller("capped");
+    service.submit(capped, spec("base-1"), null);
+    service.submit(capped, spec("base-2"), null); // $1 of $3 left
+    var start = new java.util.concurrent.CountDownLatch(1);
+    var pool = Executors.newFixedThreadPool(2);
+    try {
+      var results = new ArrayList<java.util.concurrent.Future<String>>();
+      for (var name : List.of("racer-a", "racer-b")) {
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  try {
+                    return service.submit(capped, spec(name), null).job().state().name();
+                  } catch (ApiException e) {
+                    return e.code().name();
+                  }
+                }));
+      }
+      start.countDown();
+      var outcomes = new ArrayList<String>();
+      for (var f : results) {
+        outcomes.add(f.get(30, TimeUnit.SECONDS));
+      }
+      assertThat(outcomes).containsExactlyInAnyOrder("PENDING", "OVER_BUDGET");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static Caller caller(String team) {
+    return new Caller(
+        new Principal(
+            "sub-" + team, team + "-user", null, Set.of(team), Set.of(Role.TRAINER), null),
+        "127.0.0.1");
+  }
+
   private int keys() {
     return db.jdbi()
         .withHandle(
@@ -294,7 +388,7 @@ abstract class ReconcilerContract {
   private Reconciler reconciler(String owner) {
     return new Reconciler(
         store,
-        new JobStepper(store, registry, json, clock),
+        new JobStepper(store, registry, json, service::route, teams::budget, clock),
         registry,
         new Reconciler.Settings(owner, LEASE, Duration.ofSeconds(1), 100),
         clock);

@@ -41,6 +41,7 @@ class JobsFlowIT {
   private static String alice;
   private static String bob;
   private static String auditor;
+  private static String nlpAdmin;
 
   @BeforeAll
   static void tokens() {
@@ -49,6 +50,7 @@ class JobsFlowIT {
     alice = issuer.mint("alice", Set.of("nlp"), Set.of("trainer"), Duration.ofHours(1));
     bob = issuer.mint("bob", Set.of("vision"), Set.of("trainer"), Duration.ofHours(1));
     auditor = issuer.mint("carol", Set.of("nlp"), Set.of("auditor"), Duration.ofHours(1));
+    nlpAdmin = issuer.mint("dave", Set.of("nlp"), Set.of("team-admin"), Duration.ofHours(1));
   }
 
   @Test
@@ -203,6 +205,18 @@ class JobsFlowIT {
     var backends = client.get("/v1/backends", alice);
     assertThat(backends.json().get("backends").get(0).get("id").asText()).isEqualTo("local");
     assertThat(backends.json().get("backends").get(0).get("healthy").asBoolean()).isTrue();
+  }
+
+  @Test
+  void teamAdminsSeeTheirTeamsSpendAndNobodyElseDoes() {
+    var spend = client.get("/v1/teams/nlp/spend", nlpAdmin);
+    assertThat(spend.status()).as(spend.body()).isEqualTo(200);
+    assertThat(spend.json().get("team").asText()).isEqualTo("nlp");
+    assertThat(spend.json().get("month").asText()).matches("\\d{4}-\\d{2}");
+    assertThat(spend.json().get("totalUsd").decimalValue()).isNotNegative();
+    assertThat(client.get("/v1/teams/vision/spend", nlpAdmin).status()).isEqualTo(404);
+    assertThat(client.get("/v1/teams/nlp/spend", alice).status()).isEqualTo(403);
+    assertThat(client.get("/v1/teams/nlp/spend?month=soon", nlpAdmin).status()).isEqualTo(400);
   }
 
   @Test

@@ -21,7 +21,8 @@ class OpenApiTest {
             QuotesResource.class,
             BackendsResource.class,
             OpenApiResource.class,
-            DevIssuerResource.class)) {
+            DevIssuerResource.class,
+            TeamsResource.class)) {
       collect(Resource.from(type), "", served);
     }
     var described = new TreeSet<String>();

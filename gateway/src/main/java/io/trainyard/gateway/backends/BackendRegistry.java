@@ -1,4 +1,4 @@
-package io.trainyard.gateway.reconcile;
+package io.trainyard.gateway.backends;
 
 import io.dropwizard.lifecycle.Managed;
 import io.trainyard.spi.BackendConfig;
