@@ -60,10 +60,10 @@ public final class JobService {
   }
 
   /** Asks every backend and routes, storing nothing. */
-  public Quote quote(Caller caller, TrainingJob submitted) {
-    var team = teams.resolve(caller.principal(), submitted.metadata().team());
-    var job = submitted.withTeam(team);
-    return new Quote(team, job, route(team, job), List.of());
+  public Quote quote(Caller caller, SpecReader.ParsedJob submitted) {
+    var team = teams.resolve(caller.principal(), submitted.job().metadata().team());
+    var job = submitted.job().withTeam(team);
+    return new Quote(team, job, route(team, job), submitted.warnings());
   }
 
   /** Routes a job of {@code team} over every backend now; also re-quotes QUEUED jobs. */
@@ -108,7 +108,7 @@ public final class JobService {
    * Routes and stores the job as PENDING on the chosen offer, in one transaction with its
    * idempotency key. Nothing is stored when no backend can take it.
    */
-  public Submitted submit(Caller caller, TrainingJob submitted, String idempotencyKey) {
+  public Submitted submit(Caller caller, SpecReader.ParsedJob submitted, String idempotencyKey) {
     if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
       throw ApiException.field(
           ErrorCode.MALFORMED, "Idempotency-Key", "must be 1 to 255 printable ASCII characters");

@@ -1,8 +1,6 @@
 package io.trainyard.gateway.jobs;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,60 +8,36 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.kubeflow.KubeflowConversionException;
+import io.trainyard.kubeflow.KubeflowDocuments;
+import io.trainyard.kubeflow.KubeflowReader;
 import io.trainyard.spi.spec.FieldError;
 import io.trainyard.spi.spec.JobSpecValidator;
 import io.trainyard.spi.spec.TrainingJob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
-import java.util.Locale;
-import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads a submitted job document (JSON or YAML) into a valid {@link TrainingJob}, or refuses it
- * with every problem named by field. Size, nesting and YAML aliases are bounded before anything is
- * built, so a hostile document costs little. Thread-safe.
+ * with every problem named by field. A hostile document costs little: the body's size is capped
+ * before parsing, nesting is bounded by the parsers (50 levels of YAML, 1000 of JSON), and YAML
+ * aliases cannot nest (see {@link KubeflowDocuments#parseSingle}). Thread-safe.
  */
 public final class SpecReader {
-  private static final int MAX_NESTING = 64;
-  private static final int MAX_ALIASES = 20;
-
-  private final ObjectMapper json;
-  private final ObjectMapper yaml;
-  private final int maxBytes;
+  private final ObjectMapper strict =
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+  private final KubeflowReader kubeflow = new KubeflowReader();
   private final JobSpecValidator validator = new JobSpecValidator();
+  private final int maxBytes;
 
   public SpecReader(int maxBytes) {
     this.maxBytes = maxBytes;
-    var constraints =
-        StreamReadConstraints.builder()
-            .maxNestingDepth(MAX_NESTING)
-            .maxDocumentLength(maxBytes)
-            .maxStringLength(maxBytes)
-            .build();
-    var loader = new LoaderOptions();
-    loader.setMaxAliasesForCollections(MAX_ALIASES);
-    loader.setNestingDepthLimit(MAX_NESTING);
-    loader.setCodePointLimit(maxBytes);
-    loader.setAllowDuplicateKeys(false);
-    var yamlFactory =
-        YAMLFactory.builder().loaderOptions(loader).streamReadConstraints(constraints).build();
-    this.yaml = strict(new ObjectMapper(yamlFactory));
-    var jsonMapper = new ObjectMapper();
-    jsonMapper.getFactory().setStreamReadConstraints(constraints);
-    jsonMapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-    this.json = strict(jsonMapper);
-  }
-
-  private static ObjectMapper strict(ObjectMapper mapper) {
-    return mapper
-        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
   }
 
   /** The body's bytes, refusing it (413) once it passes the limit, without reading the rest. */
@@ -83,43 +57,51 @@ public final class SpecReader {
     }
   }
 
+  /** A valid job and what was adjusted to make it one (Kubeflow documents). */
+  public record ParsedJob(TrainingJob job, List<String> warnings) {
+    public ParsedJob {
+      warnings = List.copyOf(warnings);
+    }
+  }
+
   /**
-   * Parses and validates.
+   * Parses and validates a {@code trainyard.io/v1} TrainingJob, or converts a {@code
+   * kubeflow.org/v1} PyTorchJob, TFJob, MPIJob or XGBoostJob. JSON or YAML whatever the content
+   * type says; one document per body; YAML anchors resolved, aliases to anchors that hold aliases
+   * refused (they could expand without bound).
    *
-   * @param contentType the request's media type; YAML types select YAML, anything else JSON
-   * @throws ApiException 400 when the document does not parse, 422 when it is not a valid job
+   * @throws ApiException 400 when the body does not parse, 422 when it is not a valid job
    */
-  public TrainingJob read(byte[] body, String contentType) {
-    var mapper = isYaml(contentType) ? yaml : json;
+  public ParsedJob read(byte[] body) {
     JsonNode tree;
     try {
-      tree = mapper.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw new ApiException(
-          ErrorCode.MALFORMED,
-          (mapper == yaml ? "malformed YAML: " : "malformed JSON: ") + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new ApiException(ErrorCode.MALFORMED, "the job document could not be read");
+      tree = KubeflowDocuments.parseSingle(body);
+    } catch (KubeflowConversionException e) {
+      throw malformed(e.errors());
     }
     if (tree == null || !tree.isObject()) {
       throw new ApiException(ErrorCode.MALFORMED, "the job document must be an object");
     }
-    var apiVersion = tree.path("apiVersion").asText("");
-    if (apiVersion.startsWith("kubeflow.org/")) {
-      throw ApiException.field(
-          ErrorCode.INVALID_SPEC,
-          "apiVersion",
-          "Kubeflow documents are not accepted yet; send a trainyard.io/v1 TrainingJob");
+    if (KubeflowReader.isKubeflowDocument(tree)) {
+      try {
+        var conversion = kubeflow.read(tree);
+        return new ParsedJob(validated(conversion.job()), conversion.warnings());
+      } catch (KubeflowConversionException e) {
+        throw invalid(e.errors());
+      }
     }
     TrainingJob job;
     try {
-      job = mapper.treeToValue(tree, TrainingJob.class);
+      job = strict.treeToValue(tree, TrainingJob.class);
     } catch (JsonMappingException e) {
-      var error = fieldError(e);
-      throw invalid(List.of(error));
+      throw invalid(List.of(fieldError(e)));
     } catch (JsonProcessingException e) {
       throw new ApiException(ErrorCode.MALFORMED, "the job document could not be read");
     }
+    return new ParsedJob(validated(job), List.of());
+  }
+
+  private TrainingJob validated(TrainingJob job) {
     var errors = validator.validate(job);
     if (!errors.isEmpty()) {
       throw invalid(errors);
@@ -135,8 +117,15 @@ public final class SpecReader {
         null);
   }
 
-  static boolean isYaml(String contentType) {
-    return contentType != null && contentType.toLowerCase(Locale.ROOT).contains("yaml");
+  private static ApiException malformed(List<FieldError> errors) {
+    var first = errors.isEmpty() ? null : errors.get(0);
+    if (first == null || first.field().isEmpty()) {
+      return new ApiException(
+          ErrorCode.MALFORMED,
+          "the job document " + (first == null ? "could not be read" : first.message()));
+    }
+    return new ApiException(
+        ErrorCode.MALFORMED, first.field() + " " + first.message(), errors, null);
   }
 
   private static FieldError fieldError(JsonMappingException e) {

@@ -15,12 +15,18 @@ import java.util.Map;
  * offered only to teams that list it.
  */
 public final class TeamDirectory {
-  private final Map<String, TeamConfig> teams;
+  // Replaced whole when Keycloak group attributes change (auth.keycloakAdmin); read per request.
+  private volatile Map<String, TeamConfig> teams;
   private final boolean devMode;
 
   public TeamDirectory(Map<String, TeamConfig> teams, boolean devMode) {
     this.teams = Map.copyOf(teams);
     this.devMode = devMode;
+  }
+
+  /** Puts new team settings in force, e.g. with Keycloak group attributes laid over the config. */
+  public void replaceTeams(Map<String, TeamConfig> teams) {
+    this.teams = Map.copyOf(teams);
   }
 
   public boolean knows(String team) {

@@ -25,7 +25,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
@@ -72,12 +71,11 @@ public final class JobsResource {
   @POST
   public Response submit(
       InputStream body,
-      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
       @HeaderParam("Idempotency-Key") String idempotencyKey,
       @QueryParam("dryRun") @DefaultValue("false") boolean dryRun,
       @Context SecurityContext security) {
     var caller = Caller.of(security);
-    var job = reader.read(reader.readBody(body), contentType);
+    var job = reader.read(reader.readBody(body));
     if (dryRun) {
       var quote = jobs.quote(caller, job);
       return Response.ok(new QuoteResponse(true, quote.team(), quote.decision(), quote.warnings()))

@@ -5,12 +5,10 @@ import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 import java.io.InputStream;
@@ -29,11 +27,8 @@ public final class QuotesResource {
   }
 
   @POST
-  public QuoteResponse quote(
-      InputStream body,
-      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-      @Context SecurityContext security) {
-    var job = reader.read(reader.readBody(body), contentType);
+  public QuoteResponse quote(InputStream body, @Context SecurityContext security) {
+    var job = reader.read(reader.readBody(body));
     var quote = jobs.quote(Caller.of(security), job);
     return new QuoteResponse(null, quote.team(), quote.decision(), quote.warnings());
   }

@@ -12,7 +12,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class SpecReaderTest {
-  private static final String YAML = "application/yaml";
   private static final String VALID =
       """
       apiVersion: trainyard.io/v1
@@ -29,13 +28,13 @@ class SpecReaderTest {
 
   @Test
   void readsYamlAndJson() {
-    assertThat(reader.read(bytes(VALID), YAML).metadata().name()).isEqualTo("demo");
+    assertThat(reader.read(bytes(VALID)).job().metadata().name()).isEqualTo("demo");
     var json =
         """
         {"apiVersion": "trainyard.io/v1", "kind": "TrainingJob", "metadata": {"name": "j"},
          "spec": {"framework": "xgboost", "image": "i", "replicas": {"master": 1, "worker": 3}}}
         """;
-    assertThat(reader.read(bytes(json), "application/json").spec().totalReplicas()).isEqualTo(4);
+    assertThat(reader.read(bytes(json)).job().spec().totalReplicas()).isEqualTo(4);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -58,7 +57,7 @@ class SpecReaderTest {
                 line.startsWith("  framework") ? "" : "  framework: pytorch\n")
             + line
             + "\n";
-    assertThatThrownBy(() -> reader.read(bytes(doc), YAML))
+    assertThatThrownBy(() -> reader.read(bytes(doc)))
         .isInstanceOfSatisfying(
             ApiException.class,
             e -> {
@@ -72,7 +71,7 @@ class SpecReaderTest {
   @Test
   void validationErrorsAllComeBack() {
     var doc = VALID.replace("{master: 1, worker: 1}", "{master: 0, worker: -1, chief: 1}");
-    assertThatThrownBy(() -> reader.read(bytes(doc), YAML))
+    assertThatThrownBy(() -> reader.read(bytes(doc)))
         .isInstanceOfSatisfying(
             ApiException.class,
             e ->
@@ -87,15 +86,15 @@ class SpecReaderTest {
       delimiter = '|',
       textBlock =
           """
-          malformed yaml   | 'spec: [unclosed'                           | application/yaml | malformed YAML
-          malformed json   | '{"apiVersion": '                           | application/json | malformed JSON
+          malformed yaml   | 'spec: [unclosed'                           | application/yaml | not valid YAML or JSON
+          malformed json   | '{"apiVersion": '                           | application/json | not valid YAML or JSON
           not an object    | '- a list'                                  | application/yaml | must be an object
           scalar           | '42'                                        | application/json | must be an object
-          duplicate key    | '{"kind": "a", "kind": "b"}'                | application/json | malformed JSON
-          trailing tokens  | '{"kind": "a"} {"kind": "b"}'               | application/json | malformed JSON
+          duplicate key    | '{"kind": "a", "kind": "b"}'                | application/json | appears twice
+          trailing tokens  | '{"kind": "a"} {"kind": "b"}'               | application/json | more than one JSON document
           """)
   void refusesWhatDoesNotParse(String name, String body, String type, String message) {
-    assertThatThrownBy(() -> reader.read(bytes(body), type))
+    assertThatThrownBy(() -> reader.read(bytes(body)))
         .isInstanceOfSatisfying(
             ApiException.class,
             e -> {
@@ -104,43 +103,47 @@ class SpecReaderTest {
             });
   }
 
-  /** Jackson does not expand YAML aliases into the tree, so a billion laughs builds nothing. */
   @Test
-  void aYamlAliasBombIsRefusedCheaply() {
-    var bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x]\n");
-    for (char c = 'b'; c <= 'k'; c++) {
-      var prev = (char) (c - 1);
-      bomb.append(c)
-          .append(": &")
-          .append(c)
-          .append(" [*")
-          .append(prev)
-          .append(", *")
-          .append(prev)
-          .append(", *")
-          .append(prev)
-          .append(", *")
-          .append(prev)
-          .append(", *")
-          .append(prev)
-          .append(", *")
-          .append(prev)
-          .append("]\n");
-    }
-    assertThatThrownBy(() -> reader.read(bytes(bomb.toString()), YAML))
+  void oneDocumentPerBody() {
+    assertThatThrownBy(() -> reader.read(bytes(VALID + "---\n" + VALID)))
         .isInstanceOfSatisfying(
             ApiException.class,
-            e -> assertThat(e.code()).isIn(ErrorCode.MALFORMED, ErrorCode.INVALID_SPEC));
-    var inEnv = VALID + "  env: {A: *k}\n";
-    assertThatThrownBy(
-            () -> reader.read(bytes(bomb + inEnv.replace("apiVersion", "x: 1\napiVersion")), YAML))
-        .isInstanceOf(ApiException.class);
+            e -> assertThat(e.getMessage()).contains("more than one YAML document"));
+  }
+
+  @Test
+  void anchorsAndAliasesReadAsWhatTheyStandFor() {
+    var doc =
+        VALID.replace("  image: python:3.11\n", "  image: &img python:3.11\n")
+            + "  roles: {worker: {image: *img}}\n";
+    assertThat(reader.read(bytes(doc)).job().spec().roles().get("worker").image())
+        .isEqualTo("python:3.11");
+  }
+
+  @Test
+  void aYamlAliasBombIsRefusedBeforeItExpands() {
+    var bomb = new StringBuilder("x-a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for (char c = 'b'; c <= 'k'; c++) {
+      var prev = (char) (c - 1);
+      bomb.append("x-").append(c).append(": &").append(c).append(" [");
+      for (int i = 0; i < 9; i++) {
+        bomb.append(i == 0 ? "" : ", ").append('*').append(prev);
+      }
+      bomb.append("]\n");
+    }
+    assertThatThrownBy(() -> reader.read(bytes(bomb + VALID)))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED);
+              assertThat(e.getMessage()).contains("nested aliases are not supported");
+            });
   }
 
   @Test
   void deepNestingIsRefused() {
     var deep = "[".repeat(500) + "]".repeat(500);
-    assertThatThrownBy(() -> reader.read(bytes(deep), "application/json"))
+    assertThatThrownBy(() -> reader.read(bytes(deep)))
         .isInstanceOfSatisfying(
             ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED));
   }
@@ -157,25 +160,74 @@ class SpecReaderTest {
   }
 
   @Test
-  void kubeflowDocumentsAreRefusedByNameUntilTheyAreSupported() {
-    var doc = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\n";
-    assertThatThrownBy(() -> reader.read(bytes(doc), YAML))
+  void aKubeflowDocumentIsConvertedWithItsAdjustmentsAsWarnings() {
+    var doc =
+        """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata: {name: mnist, namespace: default}
+        spec:
+          pytorchReplicaSpecs:
+            Master:
+              replicas: 1
+              template:
+                spec:
+                  containers: [{name: pytorch, image: pytorch/pytorch:2.3, command: [python, train.py]}]
+            Worker:
+              replicas: 2
+              template:
+                spec:
+                  containers: [{name: pytorch, image: pytorch/pytorch:2.3, command: [python, train.py]}]
+        """;
+    var parsed = reader.read(bytes(doc));
+    assertThat(parsed.job().apiVersion()).isEqualTo("trainyard.io/v1");
+    assertThat(parsed.job().spec().replicas())
+        .containsEntry("master", 1)
+        .containsEntry("worker", 2);
+    assertThat(parsed.warnings()).anyMatch(w -> w.startsWith("metadata.namespace"));
+  }
+
+  @Test
+  void whatAKubeflowDocumentCannotCarryIsRefusedByItsPath() {
+    var doc =
+        """
+        apiVersion: kubeflow.org/v1
+        kind: TFJob
+        metadata: {name: tf}
+        spec:
+          tfReplicaSpecs:
+            PS:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                    - name: tensorflow
+                      image: tf:2
+                      lifecycle: {preStop: {exec: {command: [sleep, "5"]}}}
+        """;
+    assertThatThrownBy(() -> reader.read(bytes(doc)))
         .isInstanceOfSatisfying(
-            ApiException.class, e -> assertThat(e.errors().get(0).field()).isEqualTo("apiVersion"));
+            ApiException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SPEC);
+              assertThat(e.errors())
+                  .extracting(f -> f.field())
+                  .contains("spec.tfReplicaSpecs.PS.template.spec.containers[0].lifecycle");
+            });
   }
 
   @Test
   void theSpecHashIgnoresKeyOrderAndFormatting() {
-    var a = reader.read(bytes(VALID), YAML);
+    var a = reader.read(bytes(VALID)).job();
     var reordered =
         """
         {"spec": {"replicas": {"worker": 1, "master": 1}, "command": ["python3", "train.py"],
                   "image": "python:3.11", "framework": "pytorch"},
          "metadata": {"name": "demo"}, "kind": "TrainingJob", "apiVersion": "trainyard.io/v1"}
         """;
-    var b = reader.read(bytes(reordered), "application/json");
+    var b = reader.read(bytes(reordered)).job();
     assertThat(CanonicalJson.sha256(a)).isEqualTo(CanonicalJson.sha256(b)).hasSize(64);
-    var c = reader.read(bytes(VALID.replace("worker: 1", "worker: 2")), YAML);
+    var c = reader.read(bytes(VALID.replace("worker: 1", "worker: 2"))).job();
     assertThat(CanonicalJson.sha256(c)).isNotEqualTo(CanonicalJson.sha256(a));
   }
 

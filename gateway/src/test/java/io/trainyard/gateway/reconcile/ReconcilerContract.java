@@ -397,11 +397,11 @@ abstract class ReconcilerContract {
   private JobRow submit(String name) {
     var spec = spec(name);
     var job = service.submit(ALICE, spec, null).job();
-    assertThat(job.specHash()).isEqualTo(CanonicalJson.sha256(spec.withTeam("nlp")));
+    assertThat(job.specHash()).isEqualTo(CanonicalJson.sha256(spec.job().withTeam("nlp")));
     return job;
   }
 
-  private static io.trainyard.spi.spec.TrainingJob spec(String name) {
+  private static SpecReader.ParsedJob spec(String name) {
     var yaml =
         """
         apiVersion: trainyard.io/v1
@@ -410,7 +410,7 @@ abstract class ReconcilerContract {
         spec: {framework: pytorch, image: img, command: [train], replicas: {master: 1}}
         """
             .formatted(name);
-    return new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8), "application/yaml");
+    return new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8));
   }
 
   private JobRow find(JobRow job) {

@@ -220,6 +220,26 @@ class JobsFlowIT {
   }
 
   @Test
+  void theSeedsKubeflowDocumentsAreQuotedAsTheyAreWithWarnings() throws Exception {
+    // The seeds as shared/ has them; the kubeflow module keeps copies for a checkout without it.
+    var shared = REPO.resolve("../shared/examples/kubeflow");
+    var seeds =
+        Files.isDirectory(shared) ? shared : REPO.resolve("kubeflow/src/test/resources/seeds");
+    var seed000 = Files.readString(seeds.resolve("seed-000-bert-pytorchjob.yaml"));
+    var quote = client.post("/v1/quotes", alice, "application/yaml", seed000);
+    assertThat(quote.status()).as(quote.body()).isEqualTo(200);
+    assertThat(quote.json().get("warnings").toString()).contains("spec.volumes");
+    var local = quote.json().get("candidates").get(0);
+    assertThat(local.get("backendId").asText()).isEqualTo("local");
+    assertThat(local.get("rejected").asText()).contains("no GPUs");
+
+    var seed004 = Files.readString(seeds.resolve("seed-004-pytorchjob-master-2-workers.yaml"));
+    var answer = client.post("/v1/jobs", alice, "application/yaml", seed004);
+    assertThat(answer.status()).isEqualTo(422);
+    assertThat(answer.json().get("code").asText()).isEqualTo("NO_OFFER");
+  }
+
+  @Test
   void aDryRunQuotesAndStoresNothing() {
     var answer = client.post("/v1/jobs?dryRun=true", alice, "application/yaml", sleeper("dry", 0));
     assertThat(answer.status()).isEqualTo(200);

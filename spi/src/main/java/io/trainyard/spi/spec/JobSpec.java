@@ -45,8 +45,9 @@ public record JobSpec(
   public JobSpec {
     command = command == null ? List.of() : List.copyOf(command);
     args = args == null ? List.of() : List.copyOf(args);
-    env = env == null ? Map.of() : Map.copyOf(env);
-    secretEnv = secretEnv == null ? Map.of() : Map.copyOf(secretEnv);
+    // env keeps the user's order: Kubernetes expands $(VAR) only from variables defined earlier.
+    env = env == null ? Map.of() : ordered(env);
+    secretEnv = secretEnv == null ? Map.of() : ordered(secretEnv);
     replicas = replicas == null ? Map.of() : ordered(replicas);
     roles = roles == null ? Map.of() : ordered(roles);
     inputs = inputs == null ? List.of() : List.copyOf(inputs);
@@ -71,9 +72,11 @@ public record JobSpec(
       if (count == null) {
         continue;
       }
-      var o = roles.getOrDefault(role, new RoleOverride(null, null, null, null, null, null));
+      var o = roles.getOrDefault(role, RoleOverride.NONE);
       var mergedEnv = new LinkedHashMap<>(env);
       mergedEnv.putAll(o.env());
+      var mergedSecretEnv = new LinkedHashMap<>(secretEnv);
+      mergedSecretEnv.putAll(o.secretEnv());
       result.add(
           new RoleSpec(
               role,
@@ -82,13 +85,19 @@ public record JobSpec(
               o.command() != null ? o.command() : command,
               o.args() != null ? o.args() : args,
               mergedEnv,
-              secretEnv,
+              mergedSecretEnv,
               o.resources() != null
                   ? o.resources().over(effectiveResources())
                   : effectiveResources(),
-              o.restartPolicy() != null ? o.restartPolicy() : effectiveRestartPolicy()));
+              o.restartPolicy() != null ? o.restartPolicy() : effectiveRestartPolicy(),
+              roleKubernetes(o)));
     }
     return result;
+  }
+
+  private KubernetesOptions roleKubernetes(RoleOverride o) {
+    var defaults = kubernetes == null ? KubernetesOptions.NONE : kubernetes;
+    return o.kubernetes() == null ? defaults : o.kubernetes().over(defaults);
   }
 
   @JsonIgnore
@@ -139,9 +148,15 @@ public record JobSpec(
     return maxRuntime == null ? Optional.empty() : Optional.of(Quantities.duration(maxRuntime));
   }
 
-  /** True when the job needs something only Kubernetes can give (PVCs, pod-template fields). */
+  /**
+   * True when the job needs something only Kubernetes can give (PVCs, pod-template fields, gang
+   * scheduling), at the top or in any role.
+   */
   @JsonIgnore
   public boolean needsKubernetes() {
-    return !volumes.isEmpty() || (kubernetes != null && !kubernetes.podTemplate().isEmpty());
+    return !volumes.isEmpty()
+        || (kubernetes != null && !kubernetes.isEmpty())
+        || roles.values().stream()
+            .anyMatch(o -> o != null && o.kubernetes() != null && !o.kubernetes().isEmpty());
   }
 }

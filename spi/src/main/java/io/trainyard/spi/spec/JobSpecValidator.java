@@ -86,6 +86,33 @@ public final class JobSpecValidator {
     replicas(spec, errors);
     roleImages(spec, errors);
     resources("spec.resources", spec.resources(), errors);
+    roleOverrides(spec, errors);
+    env("spec.env", spec.env(), errors);
+    secretEnv("spec.secretEnv", spec.secretEnv(), spec.env().keySet(), errors);
+    if (spec.kubernetes() != null) {
+      scheduling(spec.kubernetes().scheduling(), errors);
+    }
+    positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
+    elastic(spec, errors);
+    if (spec.estimatedHours() != null && spec.estimatedHours().signum() <= 0) {
+      errors.add(new FieldError("spec.estimatedHours", "must be greater than 0"));
+    }
+    duration("spec.maxRuntime", spec.maxRuntime(), false, errors);
+    if (spec.maxRestarts() != null && spec.maxRestarts() < 0) {
+      errors.add(new FieldError("spec.maxRestarts", "must be 0 or more"));
+    }
+    if (spec.cleanup() != null) {
+      // 0s is meaningful here (delete the job object as soon as it ends), unlike maxRuntime.
+      duration("spec.cleanup.ttlAfterFinished", spec.cleanup().ttlAfterFinished(), true, errors);
+    }
+    uri("spec.checkpoint.uri", spec.checkpoint() == null ? null : spec.checkpoint().uri(), errors);
+    uri("spec.output.uri", spec.output() == null ? null : spec.output().uri(), errors);
+    inputs(spec, errors);
+    volumes(spec, errors);
+    placement(spec.effectivePlacement(), errors);
+  }
+
+  private void roleOverrides(JobSpec spec, List<FieldError> errors) {
     spec.roles()
         .forEach(
             (role, o) -> {
@@ -101,26 +128,16 @@ public final class JobSpecValidator {
               }
               resources(at + ".resources", o.resources(), errors);
               env(at + ".env", o.env(), errors);
+              var roleEnv = new HashSet<>(spec.env().keySet());
+              roleEnv.addAll(o.env().keySet());
+              secretEnv(at + ".secretEnv", o.secretEnv(), roleEnv, errors);
+              if (o.kubernetes() != null && o.kubernetes().scheduling() != null) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.scheduling",
+                        "is job-wide: set spec.kubernetes.scheduling instead"));
+              }
             });
-    env("spec.env", spec.env(), errors);
-    secretEnv(spec, errors);
-    positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
-    elastic(spec, errors);
-    if (spec.estimatedHours() != null && spec.estimatedHours().signum() <= 0) {
-      errors.add(new FieldError("spec.estimatedHours", "must be greater than 0"));
-    }
-    duration("spec.maxRuntime", spec.maxRuntime(), errors);
-    if (spec.maxRestarts() != null && spec.maxRestarts() < 0) {
-      errors.add(new FieldError("spec.maxRestarts", "must be 0 or more"));
-    }
-    if (spec.cleanup() != null) {
-      duration("spec.cleanup.ttlAfterFinished", spec.cleanup().ttlAfterFinished(), errors);
-    }
-    uri("spec.checkpoint.uri", spec.checkpoint() == null ? null : spec.checkpoint().uri(), errors);
-    uri("spec.output.uri", spec.output() == null ? null : spec.output().uri(), errors);
-    inputs(spec, errors);
-    volumes(spec, errors);
-    placement(spec.effectivePlacement(), errors);
   }
 
   private static String unknownRole(Framework framework, String role) {
@@ -179,8 +196,9 @@ public final class JobSpecValidator {
     if (r.gpus() != null && (r.gpus() < 0 || r.gpus() > MAX_GPUS_PER_REPLICA)) {
       errors.add(new FieldError(at + ".gpus", "must be between 0 and " + MAX_GPUS_PER_REPLICA));
     }
-    if (r.gpus() != null && r.gpus() > 0 && r.gpuType() == null && at.equals("spec.resources")) {
-      errors.add(new FieldError(at + ".gpuType", "is required when gpus > 0"));
+    // No gpuType means any GPU type: Kubeflow documents ask for nvidia.com/gpu without one.
+    if (r.gpuType() != null && r.gpuType().isBlank()) {
+      errors.add(new FieldError(at + ".gpuType", "must not be empty (leave it out for any type)"));
     }
     if (r.cpus() != null && !(r.cpus() > 0)) {
       errors.add(new FieldError(at + ".cpus", "must be greater than 0"));
@@ -208,27 +226,51 @@ public final class JobSpecValidator {
         });
   }
 
-  private void secretEnv(JobSpec spec, List<FieldError> errors) {
-    spec.secretEnv()
+  private void secretEnv(
+      String prefix,
+      Map<String, SecretRef> secretEnv,
+      java.util.Set<String> envNames,
+      List<FieldError> errors) {
+    secretEnv.forEach(
+        (name, ref) -> {
+          var at = prefix + "." + name;
+          if (!ENV_NAME.matcher(name).matches()) {
+            errors.add(new FieldError(at, "is not a valid environment variable name"));
+          }
+          if (envNames.contains(name)) {
+            errors.add(new FieldError(at, "is also set in env"));
+          }
+          if (ref == null) {
+            errors.add(new FieldError(at, "must be {secret: NAME, key: KEY}"));
+            return;
+          }
+          if (ref.secret().length() > 253 || !DNS1123_SUBDOMAIN.matcher(ref.secret()).matches()) {
+            errors.add(new FieldError(at + ".secret", "is not a valid secret name"));
+          }
+          if (!SECRET_KEY.matcher(ref.key()).matches() || ref.key().startsWith("..")) {
+            errors.add(new FieldError(at + ".key", "is not a valid secret key"));
+          }
+        });
+  }
+
+  private void scheduling(Scheduling s, List<FieldError> errors) {
+    if (s == null) {
+      return;
+    }
+    var at = "spec.kubernetes.scheduling";
+    positive(at + ".minAvailable", s.minAvailable(), errors);
+    positive(at + ".scheduleTimeoutSeconds", s.scheduleTimeoutSeconds(), errors);
+    if (s.queue() != null && s.queue().isBlank()) {
+      errors.add(new FieldError(at + ".queue", "must not be empty"));
+    }
+    if (s.priorityClass() != null && !DNS1123_SUBDOMAIN.matcher(s.priorityClass()).matches()) {
+      errors.add(new FieldError(at + ".priorityClass", "is not a PriorityClass name"));
+    }
+    s.minResources()
         .forEach(
-            (name, ref) -> {
-              var at = "spec.secretEnv." + name;
-              if (!ENV_NAME.matcher(name).matches()) {
-                errors.add(new FieldError(at, "is not a valid environment variable name"));
-              }
-              if (spec.env().containsKey(name)) {
-                errors.add(new FieldError(at, "is also set in spec.env"));
-              }
-              if (ref == null) {
-                errors.add(new FieldError(at, "must be {secret: NAME, key: KEY}"));
-                return;
-              }
-              if (ref.secret().length() > 253
-                  || !DNS1123_SUBDOMAIN.matcher(ref.secret()).matches()) {
-                errors.add(new FieldError(at + ".secret", "is not a valid secret name"));
-              }
-              if (!SECRET_KEY.matcher(ref.key()).matches() || ref.key().startsWith("..")) {
-                errors.add(new FieldError(at + ".key", "is not a valid secret key"));
+            (name, quantity) -> {
+              if (quantity == null || quantity.isBlank()) {
+                errors.add(new FieldError(at + ".minResources." + name, "must be a quantity"));
               }
             });
   }
@@ -248,6 +290,9 @@ public final class JobSpecValidator {
     }
     if (e.maxRestarts() != null && e.maxRestarts() < 0) {
       errors.add(new FieldError("spec.elastic.maxRestarts", "must be 0 or more"));
+    }
+    if (e.rdzvBackend() != null && e.rdzvBackend().isBlank()) {
+      errors.add(new FieldError("spec.elastic.rdzvBackend", "must not be empty"));
     }
   }
 
@@ -306,12 +351,13 @@ public final class JobSpecValidator {
     }
   }
 
-  private static void duration(String at, String value, List<FieldError> errors) {
+  private static void duration(
+      String at, String value, boolean zeroAllowed, List<FieldError> errors) {
     if (value == null) {
       return;
     }
     try {
-      if (Quantities.duration(value).isZero()) {
+      if (Quantities.duration(value).isZero() && !zeroAllowed) {
         errors.add(new FieldError(at, "must be longer than 0"));
       }
     } catch (IllegalArgumentException e) {

@@ -1,20 +1,65 @@
 package io.trainyard.spi.spec;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Pod-template fields that only Kubernetes can honour (nodeSelector, tolerations, imagePullSecrets,
- * volumes ...), kept as the document's own tree. Present → managed backends reject the job.
+ * What only Kubernetes can honour. Present (non-empty) → managed backends reject the job with that
+ * reason.
+ *
+ * <p>{@code podTemplate} is a partial Kubernetes pod spec, kept as the document's own tree:
+ *
+ * <ul>
+ *   <li>pod-spec fields at the top: {@code nodeSelector}, {@code tolerations}, {@code affinity},
+ *       {@code imagePullSecrets}, {@code volumes}, {@code securityContext}, {@code
+ *       serviceAccountName}, {@code initContainers}, ...;
+ *   <li>{@code metadata}: the pod template's own {@code labels} and {@code annotations} (not the
+ *       job's; a pod spec has no field of that name, so the two cannot collide);
+ *   <li>{@code containers}: merged by {@code name} into the pods a backend renders. The entry named
+ *       as the framework's container ({@code pytorch}, {@code tensorflow}, {@code mpi}, {@code
+ *       xgboost}) holds only the fields the spec has no place for ({@code volumeMounts}, {@code
+ *       securityContext}, {@code ports}, ...); any other entry is a whole extra container.
+ * </ul>
+ *
+ * <p>In a role's override the podTemplate's top-level keys replace the defaults' keys of the same
+ * name (a shallow merge), so a role can differ in {@code tolerations} alone.
+ *
+ * @param podTemplate the pod-template fields above; never null
+ * @param scheduling gang scheduling; job-wide, so only meaningful at {@code spec.kubernetes}
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record KubernetesOptions(Map<String, Object> podTemplate) {
+public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
+  public static final KubernetesOptions NONE = new KubernetesOptions(null, null);
+
   public KubernetesOptions {
     podTemplate = podTemplate == null ? Map.of() : copy(podTemplate);
   }
 
+  /** Pod-template fields only. */
+  public KubernetesOptions(Map<String, Object> podTemplate) {
+    this(podTemplate, null);
+  }
+
   private static Map<String, Object> copy(Map<String, Object> tree) {
-    // Jackson may hand us nulls inside the tree, which Map.copyOf refuses.
-    return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tree));
+    // Jackson may hand us nulls inside the tree, which Map.copyOf refuses; order is the user's.
+    return Collections.unmodifiableMap(new LinkedHashMap<>(tree));
+  }
+
+  @JsonIgnore
+  public boolean isEmpty() {
+    return podTemplate.isEmpty() && (scheduling == null || scheduling.isEmpty());
+  }
+
+  /** These options over {@code defaults}: top-level podTemplate keys replace the defaults' keys. */
+  public KubernetesOptions over(KubernetesOptions defaults) {
+    if (defaults == null) {
+      return this;
+    }
+    var merged = new LinkedHashMap<>(defaults.podTemplate);
+    merged.putAll(podTemplate);
+    return new KubernetesOptions(merged, scheduling != null ? scheduling : defaults.scheduling);
   }
 }

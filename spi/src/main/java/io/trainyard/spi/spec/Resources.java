@@ -6,7 +6,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * What one replica needs. Any field may be null in an override, meaning "as the default".
  *
  * @param gpus GPUs per replica
- * @param gpuType e.g. {@code nvidia-a100-40gb}; required when {@code gpus > 0}
+ * @param gpuType e.g. {@code nvidia-a100-40gb}; null means any GPU type will do (a Kubeflow
+ *     document's {@code nvidia.com/gpu: 1} names no type), so backends may offer any GPU they have
  * @param cpus vCPUs per replica, fractions allowed
  * @param memory a Kubernetes quantity, e.g. {@code 32Gi}
  */

@@ -1,12 +1,18 @@
 package io.trainyard.spi.spec;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * One role of a job with the spec's defaults and the role's overrides already applied: what every
- * replica of this role runs. Backends render replicas from this, never from the raw spec.
+ * replica of this role runs. Backends render replicas from this, never from the raw spec. {@code
+ * env} and {@code secretEnv} keep the spec's order.
+ *
+ * @param kubernetes the role's Kubernetes-only options, defaults merged; {@link
+ *     KubernetesOptions#NONE} when there are none
  */
 public record RoleSpec(
     String name,
@@ -17,14 +23,40 @@ public record RoleSpec(
     Map<String, String> env,
     Map<String, SecretRef> secretEnv,
     Resources resources,
-    RestartPolicy restartPolicy) {
+    RestartPolicy restartPolicy,
+    KubernetesOptions kubernetes) {
 
   public RoleSpec {
     Objects.requireNonNull(name, "name");
     command = List.copyOf(command);
     args = List.copyOf(args);
-    env = Map.copyOf(env);
-    secretEnv = Map.copyOf(secretEnv);
+    env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
+    secretEnv = Collections.unmodifiableMap(new LinkedHashMap<>(secretEnv));
     Objects.requireNonNull(resources, "resources");
+    kubernetes = kubernetes == null ? KubernetesOptions.NONE : kubernetes;
+  }
+
+  /** A role with no Kubernetes-only options. */
+  public RoleSpec(
+      String name,
+      int replicas,
+      String image,
+      List<String> command,
+      List<String> args,
+      Map<String, String> env,
+      Map<String, SecretRef> secretEnv,
+      Resources resources,
+      RestartPolicy restartPolicy) {
+    this(
+        name,
+        replicas,
+        image,
+        command,
+        args,
+        env,
+        secretEnv,
+        resources,
+        restartPolicy,
+        KubernetesOptions.NONE);
   }
 }

@@ -76,6 +76,118 @@ class JobSpecTest {
   }
 
   @Test
+  void roleKubernetesOptionsMergeOverTheDefaultsByTopLevelKey() {
+    var role = perRoleKubernetes().spec().roleSpecs();
+    var master = role.get(0).kubernetes();
+    var worker = role.get(1).kubernetes();
+    assertThat(master.podTemplate())
+        .containsOnlyKeys("nodeSelector", "tolerations")
+        .containsEntry("nodeSelector", Map.of("pool", "cpu"));
+    // The worker's nodeSelector replaces the default's whole; tolerations stay the default's.
+    assertThat(worker.podTemplate())
+        .containsEntry("nodeSelector", Map.of("pool", "a100"))
+        .containsKeys("tolerations", "volumes");
+    assertThat(master.scheduling()).isEqualTo(worker.scheduling());
+    assertThat(worker.scheduling().minResources()).containsEntry("nvidia.com/gpu", "8");
+    assertThat(role.get(1).secretEnv())
+        .containsExactly(
+            Map.entry("WANDB_API_KEY", new SecretRef("wandb", "api-key")),
+            Map.entry("HF_TOKEN", new SecretRef("hf", "token")));
+    assertThat(role.get(0).secretEnv()).containsOnlyKeys("WANDB_API_KEY");
+  }
+
+  @Test
+  void perRoleKubernetesOptionsWriteBackToTheSameDocument() throws Exception {
+    var job = perRoleKubernetes();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    assertThat(Specs.parse(Specs.YAML.writeValueAsString(job))).isEqualTo(job);
+  }
+
+  @Test
+  void aRoleOnlyPodTemplateStillNeedsKubernetes() {
+    var job =
+        Specs.parse(
+            """
+            apiVersion: trainyard.io/v1
+            kind: TrainingJob
+            metadata: {name: tf}
+            spec:
+              framework: tensorflow
+              image: i
+              replicas: {chief: 1, worker: 2}
+              roles: {worker: {kubernetes: {podTemplate: {nodeSelector: {pool: gpu}}}}}
+            """);
+    assertThat(job.spec().kubernetes()).isNull();
+    assertThat(job.spec().needsKubernetes()).isTrue();
+    assertThat(job.spec().roleSpecs().get(0).kubernetes()).isEqualTo(KubernetesOptions.NONE);
+  }
+
+  @Test
+  void envKeepsTheDocumentOrder() {
+    var names = new java.util.ArrayList<String>();
+    for (int i = 0; i < 20; i++) {
+      names.add("VAR_" + (char) ('Z' - i));
+    }
+    var env = new java.util.LinkedHashMap<String, String>();
+    names.forEach(n -> env.put(n, "x"));
+    var spec =
+        new JobSpec(
+            Framework.PYTORCH,
+            "i",
+            null,
+            null,
+            env,
+            null,
+            null,
+            null,
+            Map.of("master", 1),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
+    // Kubernetes expands $(VAR) only from earlier variables, so order is part of the meaning.
+    assertThat(spec.env().keySet()).containsExactlyElementsOf(names);
+    assertThat(spec.roleSpecs().get(0).env().keySet()).containsExactlyElementsOf(names);
+  }
+
+  private static TrainingJob perRoleKubernetes() {
+    return Specs.parse(
+        """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: per-role}
+        spec:
+          framework: pytorch
+          image: i
+          secretEnv: {WANDB_API_KEY: {secret: wandb, key: api-key}}
+          replicas: {master: 1, worker: 4}
+          roles:
+            worker:
+              secretEnv: {HF_TOKEN: {secret: hf, key: token}}
+              kubernetes:
+                podTemplate:
+                  nodeSelector: {pool: a100}
+                  volumes: [{name: dshm, emptyDir: {medium: Memory}}]
+          kubernetes:
+            podTemplate:
+              nodeSelector: {pool: cpu}
+              tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+            scheduling: {minAvailable: 5, queue: research, minResources: {nvidia.com/gpu: "8"}}
+        """);
+  }
+
+  @Test
   void quantitiesAndDurations() {
     assertThat(Quantities.bytes("32Gi")).isEqualTo(32L << 30);
     assertThat(Quantities.bytes("1.5Gi")).isEqualTo(3L << 29);

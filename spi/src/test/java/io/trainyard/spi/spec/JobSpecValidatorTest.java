@@ -38,7 +38,7 @@ class JobSpecValidatorTest {
           spec.replicas: {chief: 1}                                    | spec.replicas.chief             | unknown role 'chief' for pytorch
           spec.replicas: {}                                            | spec.replicas                   | is required
           spec.roles: {launcher: {image: x}}                           | spec.roles.launcher             | unknown role
-          spec.resources: {gpus: 2}                                    | spec.resources.gpuType          | required when gpus > 0
+          spec.resources: {gpus: 2, gpuType: ''}                       | spec.resources.gpuType          | must not be empty
           spec.resources: {gpus: -1}                                   | spec.resources.gpus             | between 0 and 64
           spec.resources: {cpus: 0}                                    | spec.resources.cpus             | greater than 0
           spec.resources: {memory: lots}                               | spec.resources.memory           | not a memory quantity
@@ -56,6 +56,14 @@ class JobSpecValidatorTest {
           spec.placement: {policy: pinned}                             | spec.placement.backends         | exactly one backend
           spec.placement: {maxHourlyUsd: -3}                           | spec.placement.maxHourlyUsd     | greater than 0
           spec.image: null                                             | spec.image                      | is required
+          spec.roles: {worker: {secretEnv: {T: {secret: Bad_Name, key: k}}}} | spec.roles.worker.secretEnv.T.secret | not a valid secret name
+          spec.roles: {worker: {env: {T: x}, secretEnv: {T: {secret: s, key: k}}}} | spec.roles.worker.secretEnv.T | also set in env
+          spec.roles: {worker: {kubernetes: {scheduling: {queue: q}}}}  | spec.roles.worker.kubernetes.scheduling | job-wide
+          spec.kubernetes: {scheduling: {minAvailable: 0}}             | spec.kubernetes.scheduling.minAvailable | at least 1
+          spec.kubernetes: {scheduling: {priorityClass: High_Prio}}    | spec.kubernetes.scheduling.priorityClass | PriorityClass name
+          spec.kubernetes: {scheduling: {scheduleTimeoutSeconds: 0}}   | spec.kubernetes.scheduling.scheduleTimeoutSeconds | at least 1
+          spec.cleanup: {ttlAfterFinished: soon}                       | spec.cleanup.ttlAfterFinished   | not a duration
+          spec.elastic: {maxReplicas: 2, rdzvBackend: ''}              | spec.elastic.rdzvBackend        | must not be empty
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
     var errors = validator.validate(Specs.parse(apply(change)));
@@ -74,6 +82,11 @@ class JobSpecValidatorTest {
           """
           spec.replicas: {master: 1}
           spec.resources: {gpus: 1, gpuType: nvidia-t4, cpus: 0.5, memory: 512Mi}
+          spec.resources: {gpus: 2}
+          spec.cleanup: {pods: all, ttlAfterFinished: 0s}
+          spec.elastic: {minReplicas: 1, maxReplicas: 3, maxRestarts: 2, rdzvBackend: c10d}
+          spec.roles: {worker: {secretEnv: {TOKEN: {secret: hf, key: token}}, kubernetes: {podTemplate: {nodeSelector: {pool: gpu}}}}}
+          spec.kubernetes: {scheduling: {minAvailable: 3, queue: research, minResources: {cpu: '8'}, priorityClass: high, scheduleTimeoutSeconds: 600}}
           spec.maxRuntime: 1h30m
           spec.placement: {policy: pinned, backends: [local]}
           spec.roles: {worker: {command: [python3, w.py], resources: {cpus: 2}}}

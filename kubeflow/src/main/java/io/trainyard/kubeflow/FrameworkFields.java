@@ -1,0 +1,154 @@
+package io.trainyard.kubeflow;
+
+import static io.trainyard.kubeflow.NodeReader.absent;
+import static io.trainyard.kubeflow.NodeReader.at;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.trainyard.spi.spec.Elastic;
+import io.trainyard.spi.spec.JobSpec;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fields one kind has at the top of its spec besides replica specs and runPolicy: PyTorch's
+ * {@code nprocPerNode} (→ {@code processesPerReplica}) and {@code elasticPolicy} (→ {@code
+ * elastic}), MPI's {@code slotsPerWorker} (→ {@code processesPerReplica}) and {@code
+ * mainContainer}, TensorFlow's {@code successPolicy} and {@code enableDynamicWorker}.
+ */
+final class FrameworkFields {
+  private static final String RENDEZVOUS =
+      "Trainyard's backends set the rendezvous endpoint themselves; leave it out";
+  private static final Map<String, String> ELASTIC_REFUSED =
+      Map.of(
+          "rdzvHost", RENDEZVOUS,
+          "rdzvPort", RENDEZVOUS,
+          "rdzvId", RENDEZVOUS,
+          "rdzvConf", RENDEZVOUS,
+          "standalone", RENDEZVOUS,
+          "metrics",
+              "scales replicas on metrics, which Trainyard cannot price ahead; set min and max"
+                  + " replicas only",
+          "nProcPerNode", "is deprecated; use spec.nprocPerNode");
+
+  /** What the kind's own fields set in the spec; either may be null. */
+  record Values(Integer processesPerReplica, Elastic elastic) {}
+
+  private FrameworkFields() {}
+
+  /** The kind's own spec fields (the ones {@link #read} reads). */
+  static Set<String> names(KubeflowKind kind) {
+    return switch (kind) {
+      case PYTORCH_JOB -> Set.of("nprocPerNode", "elasticPolicy");
+      case MPI_JOB -> Set.of("slotsPerWorker", "mainContainer");
+      case TF_JOB -> Set.of("successPolicy", "enableDynamicWorker");
+      case XGBOOST_JOB -> Set.of();
+    };
+  }
+
+  static Values read(KubeflowKind kind, ObjectNode spec, NodeReader nodes) {
+    return switch (kind) {
+      case PYTORCH_JOB ->
+          new Values(
+              nprocPerNode(spec.get("nprocPerNode"), "spec.nprocPerNode", nodes),
+              elastic(spec.get("elasticPolicy"), "spec.elasticPolicy", nodes));
+      case MPI_JOB -> {
+        nodes.defaultOnly(
+            spec.get("mainContainer"),
+            "spec.mainContainer",
+            TextNode.valueOf(kind.containerName()),
+            "Trainyard runs the job in the container named '" + kind.containerName() + "'");
+        yield new Values(nodes.integer(spec.get("slotsPerWorker"), "spec.slotsPerWorker", 1), null);
+      }
+      case TF_JOB -> {
+        nodes.defaultOnly(
+            spec.get("successPolicy"),
+            "spec.successPolicy",
+            TextNode.valueOf(""),
+            "Trainyard ends a TensorFlow job when its chief (or worker 0) ends; only the"
+                + " default policy is supported");
+        nodes.defaultOnly(
+            spec.get("enableDynamicWorker"),
+            "spec.enableDynamicWorker",
+            BooleanNode.FALSE,
+            "Trainyard prices a fixed number of workers; dynamic workers are not supported");
+        yield new Values(null, null);
+      }
+      case XGBOOST_JOB -> new Values(null, null);
+    };
+  }
+
+  /** Writes the kind's own fields for {@code spec} into {@code target}. */
+  static void write(KubeflowKind kind, JobSpec spec, ObjectNode target) {
+    if (kind == KubeflowKind.PYTORCH_JOB && spec.processesPerReplica() != null) {
+      target.put("nprocPerNode", spec.processesPerReplica().toString());
+    }
+    if (kind == KubeflowKind.MPI_JOB && spec.processesPerReplica() != null) {
+      target.put("slotsPerWorker", spec.processesPerReplica());
+    }
+    var e = spec.elastic();
+    if (kind == KubeflowKind.PYTORCH_JOB && e != null) {
+      var policy = target.putObject("elasticPolicy");
+      if (e.minReplicas() != null) {
+        policy.put("minReplicas", e.minReplicas());
+      }
+      if (e.maxReplicas() != null) {
+        policy.put("maxReplicas", e.maxReplicas());
+      }
+      if (e.maxRestarts() != null) {
+        policy.put("maxRestarts", e.maxRestarts());
+      }
+      if (e.rdzvBackend() != null) {
+        policy.put("rdzvBackend", e.rdzvBackend());
+      }
+    }
+  }
+
+  private static Integer nprocPerNode(JsonNode node, String path, NodeReader nodes) {
+    if (absent(node)) {
+      return null;
+    }
+    if (node.isIntegralNumber()) {
+      nodes
+          .findings()
+          .warn(path, "is a number where the operator expects a string; written \"" + node + "\"");
+      return nodes.integer(node, path, 1);
+    }
+    var text = nodes.text(node, path);
+    if (text == null) {
+      return null;
+    }
+    if (!text.matches("[1-9][0-9]{0,5}")) {
+      nodes
+          .findings()
+          .refuse(
+              path,
+              "'"
+                  + text
+                  + "': Trainyard needs the number of processes per replica to plan ranks and"
+                  + " GPUs; write it, e.g. \"4\"");
+      return null;
+    }
+    return Integer.valueOf(text);
+  }
+
+  private static Elastic elastic(JsonNode node, String path, NodeReader nodes) {
+    var policy = nodes.object(node, path);
+    if (policy == null) {
+      return null;
+    }
+    nodes.onlyKnown(
+        policy,
+        path,
+        Set.of("minReplicas", "maxReplicas", "maxRestarts", "rdzvBackend"),
+        ELASTIC_REFUSED,
+        "elasticPolicy");
+    return new Elastic(
+        nodes.integer(policy.get("minReplicas"), at(path, "minReplicas"), 1),
+        nodes.integer(policy.get("maxReplicas"), at(path, "maxReplicas"), 1),
+        nodes.integer(policy.get("maxRestarts"), at(path, "maxRestarts"), 0),
+        nodes.text(policy.get("rdzvBackend"), at(path, "rdzvBackend")));
+  }
+}

@@ -1,0 +1,200 @@
+package io.trainyard.kubeflow;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.trainyard.spi.spec.FieldError;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads a request body (YAML or JSON) into one document tree, the way the gateway should before
+ * {@link KubeflowReader#read}. Stateless and thread-safe.
+ *
+ * <p>YAML anchors, aliases and merge keys ({@code <<: *base}) are resolved; comments are ignored.
+ * Refused, with a message: several documents in one body (one job per request), duplicate keys in
+ * one mapping (YAML forbids them and a last-wins parser would drop one silently), a mapping that
+ * merges several anchors at once or writes keys before its {@code <<:} line (the parser applies
+ * merged keys where the {@code <<:} line stands, so such keys could lose to the merged ones).
+ */
+public final class KubeflowDocuments {
+  // Floats stay exact (500m cpus must not become 0.49999...) and are compared by value.
+  private static final ObjectMapper REPLAYING =
+      new ObjectMapper(new AnchorReplayingYamlFactory())
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final YAMLFactory PLAIN = new YAMLFactory();
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+  /** Far above any real job document (a few thousand nodes), far below a memory problem. */
+  static final int MAX_TOKENS = 200_000;
+
+  private KubeflowDocuments() {}
+
+  /**
+   * The single document in {@code body}.
+   *
+   * @throws KubeflowConversionException when the body is empty, not YAML, or holds more than one
+   *     document or an ambiguous mapping (see the class comment)
+   */
+  public static JsonNode parseSingle(byte[] body) {
+    var json = isJsonObject(body) ? json(body) : null;
+    if (json != null) {
+      return json;
+    }
+    checkStructure(body);
+    try {
+      return replayBounded(body);
+    } catch (JsonProcessingException e) {
+      throw refused("", "is not valid YAML or JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Reads YAML with its aliases replayed, stopping once the replayed document passes {@link
+   * #MAX_TOKENS}: nested aliases grow a small body exponentially (a "billion laughs"), so the size
+   * of the body alone bounds nothing.
+   */
+  private static JsonNode replayBounded(byte[] body) throws IOException {
+    try (var parser = REPLAYING.createParser(body);
+        var buffer = new TokenBuffer(parser)) {
+      var tokens = 0;
+      while (parser.nextToken() != null) {
+        if (++tokens > MAX_TOKENS) {
+          throw refused(
+              "", "expands to more than " + MAX_TOKENS + " YAML nodes through its aliases");
+        }
+        buffer.copyCurrentEvent(parser);
+      }
+      return REPLAYING.readTree(buffer.asParser());
+    }
+  }
+
+  // JSON may be indented with tabs, which YAML forbids: a body that opens with '{' is tried as
+  // JSON first, and read as YAML (flow style) when it is not JSON.
+  private static boolean isJsonObject(byte[] body) {
+    for (var b : body) {
+      if (!Character.isWhitespace(b)) {
+        return b == '{';
+      }
+    }
+    return false;
+  }
+
+  private static JsonNode json(byte[] body) {
+    try (var parser = JSON.createParser(body)) {
+      JsonNode tree = JSON.readTree(parser);
+      if (parser.nextToken() != null) {
+        throw refused("", "holds more than one JSON document; send one job per request");
+      }
+      return tree;
+    } catch (JsonProcessingException e) {
+      return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The first pass: structure only, on the plain parser, which still shows where aliases stand. */
+  private static void checkStructure(byte[] body) {
+    try (var parser = PLAIN.createParser(body)) {
+      if (parser.nextToken() == null) {
+        throw refused("", "is empty: send one kubeflow.org/v1 job document");
+      }
+      walk(parser, "", new Anchors());
+      var next = parser.nextToken();
+      // A trailing "---" opens an empty document, which YAML reads as null: harmless.
+      if (next == JsonToken.VALUE_NULL) {
+        next = parser.nextToken();
+      }
+      if (next != null) {
+        throw refused(
+            "", "holds more than one YAML document (separated by ---); send one job per request");
+      }
+    } catch (JsonProcessingException e) {
+      throw refused("", "is not valid YAML or JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Anchors seen so far that contain an alias, and the anchors enclosing the current token.
+   * Jackson's replaying parser replays an alias to such an anchor as an empty value, silently, so
+   * nested aliases are refused here instead (one level of aliases is what job documents use).
+   */
+  private static final class Anchors {
+    final Set<String> withAliases = new HashSet<>();
+    final Deque<String> open = new ArrayDeque<>();
+  }
+
+  /** Checks the value at the current token and everything inside it. */
+  private static void walk(JsonParser parser, String path, Anchors anchors) throws IOException {
+    if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+      var name = parser.getText();
+      if (anchors.withAliases.contains(name)) {
+        throw refused(
+            path,
+            "uses *"
+                + name
+                + ", an anchor that itself uses aliases; nested aliases are not supported");
+      }
+      anchors.withAliases.addAll(anchors.open);
+      return;
+    }
+    var token = parser.currentToken();
+    var anchor = token.isStructStart() ? parser.getObjectId() : null;
+    if (anchor != null) {
+      anchors.open.push(anchor.toString());
+    }
+    if (token == JsonToken.START_OBJECT) {
+      mapping(parser, path, anchors);
+    } else if (token == JsonToken.START_ARRAY) {
+      for (int i = 0; parser.nextToken() != JsonToken.END_ARRAY; i++) {
+        walk(parser, path + "[" + i + "]", anchors);
+      }
+    }
+    if (anchor != null) {
+      anchors.open.pop();
+    }
+  }
+
+  private static void mapping(JsonParser parser, String path, Anchors anchors) throws IOException {
+    var keys = new HashSet<String>();
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      var key = parser.currentName();
+      var at = path.isEmpty() ? key : path + "." + key;
+      if (key.equals("<<") && !keys.isEmpty()) {
+        throw refused(
+            at, "comes after other keys; write the <<: line first so the keys below it win");
+      }
+      if (!keys.add(key)) {
+        throw refused(at, "appears twice in the same mapping");
+      }
+      if (parser.nextToken() == JsonToken.START_ARRAY && key.equals("<<")) {
+        throw refused(at, "merges several anchors; merge one per mapping (<<: *name)");
+      }
+      walk(parser, at, anchors);
+    }
+  }
+
+  private static KubeflowConversionException refused(String field, String message) {
+    return new KubeflowConversionException(
+        List.of(new FieldError(field, (field.isEmpty() ? "the body " : "") + message)));
+  }
+}

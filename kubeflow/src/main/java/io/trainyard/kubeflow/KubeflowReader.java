@@ -1,0 +1,268 @@
+package io.trainyard.kubeflow;
+
+import static io.trainyard.kubeflow.NodeReader.absent;
+import static io.trainyard.kubeflow.NodeReader.at;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainyard.spi.spec.CleanPodPolicy;
+import io.trainyard.spi.spec.Cleanup;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.KubernetesOptions;
+import io.trainyard.spi.spec.ObjectMeta;
+import io.trainyard.spi.spec.TrainingJob;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Converts a {@code kubeflow.org/v1} {@code PyTorchJob}, {@code TFJob}, {@code MPIJob} or {@code
+ * XGBoostJob} document into a Trainyard {@link TrainingJob}. Every field of the document is carried
+ * over, adjusted with a warning, or refused with its full path; nothing is dropped silently.
+ * Stateless and thread-safe.
+ *
+ * <p>Adjustments (each answered as a warning): {@code metadata.namespace} is left out (the gateway
+ * puts the job in the team's namespace); a {@code spec.volumes} list, which the operator ignores,
+ * is added to every replica's pod template; a {@code spec.cleanPodPolicy} at the top of the spec
+ * (the older place) is read as {@code runPolicy.cleanPodPolicy}; fields at the operator's default
+ * that Trainyard has no place for ({@code runPolicy.suspend: false}, ...) are left out; a replica
+ * type with {@code replicas: 0} is left out; TensorFlow's {@code Master} is read as {@code Chief}.
+ *
+ * <p>Silent normalisations, which change nothing Kubernetes runs: a replica type without {@code
+ * replicas} gets the operator's default {@code 1}; {@code requests} equal to {@code limits} are
+ * left to Kubernetes' defaulting; an env entry without a value gets {@code ""}; env entries shared
+ * by every replica type are written first (see {@link RoleFactoring}); quantities are written in
+ * one form ({@code cpu: 8}, {@code cpu: 500m}).
+ */
+public final class KubeflowReader {
+  private static final Set<String> METADATA = Set.of("name", "namespace", "labels");
+  private static final String READ_BACK =
+      "is set by the API server; submit the document you wrote, not one read back from a cluster";
+  private static final Map<String, String> METADATA_REFUSED =
+      Map.ofEntries(
+          Map.entry(
+              "annotations",
+              "Trainyard keeps no annotations on the job object; pod annotations belong in"
+                  + " each replica's template.metadata.annotations"),
+          Map.entry("generateName", "Trainyard needs a fixed name: set metadata.name"),
+          Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
+          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"),
+          Map.entry("uid", READ_BACK),
+          Map.entry("resourceVersion", READ_BACK),
+          Map.entry("generation", READ_BACK),
+          Map.entry("creationTimestamp", READ_BACK),
+          Map.entry("deletionTimestamp", READ_BACK),
+          Map.entry("deletionGracePeriodSeconds", READ_BACK),
+          Map.entry("managedFields", READ_BACK),
+          Map.entry("selfLink", READ_BACK));
+
+  /** True when {@code document} says it is a Kubeflow job, so {@link #read} should take it. */
+  public static boolean isKubeflowDocument(JsonNode document) {
+    return document != null && document.path("apiVersion").asText("").startsWith("kubeflow.org/");
+  }
+
+  /**
+   * The spec for {@code document} (as parsed by {@link KubeflowDocuments#parseSingle}), with the
+   * adjustments made.
+   *
+   * @throws KubeflowConversionException naming every field that cannot be carried
+   */
+  public Conversion read(JsonNode document) {
+    var findings = new Findings();
+    var nodes = new NodeReader(findings);
+    if (document == null || !document.isObject()) {
+      findings.refuse("", "must be a kubeflow.org/v1 job document");
+      findings.throwIfRefused();
+    }
+    var root = (ObjectNode) document;
+    var kind = kind(root, nodes);
+    findings.throwIfRefused();
+    nodes.onlyKnown(
+        root,
+        "",
+        Set.of("apiVersion", "kind", "metadata", "spec"),
+        Map.of(
+            "status",
+            "is written by the operator; submit the document you wrote, not one read back from a"
+                + " cluster"),
+        "a " + kind.kind());
+    var metadata = metadata(root.get("metadata"), nodes);
+    var spec = nodes.object(root.get("spec"), "spec");
+    if (spec == null) {
+      findings.refuse("spec", "is required");
+    }
+    var jobSpec = spec == null ? null : spec(kind, spec, nodes);
+    findings.throwIfRefused();
+    return new Conversion(
+        new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, metadata, jobSpec),
+        findings.warnings());
+  }
+
+  private static KubeflowKind kind(ObjectNode root, NodeReader nodes) {
+    var apiVersion = nodes.text(root.get("apiVersion"), "apiVersion");
+    if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
+      nodes.findings().refuse("apiVersion", "must be " + KubeflowKind.API_VERSION);
+    }
+    var kind = nodes.text(root.get("kind"), "kind");
+    var known = kind == null ? null : KubeflowKind.fromKind(kind).orElse(null);
+    if (known == null) {
+      nodes
+          .findings()
+          .refuse(
+              "kind",
+              "must be one of "
+                  + java.util.Arrays.stream(KubeflowKind.values())
+                      .map(KubeflowKind::kind)
+                      .collect(Collectors.joining(", ")));
+    }
+    return known;
+  }
+
+  private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
+    var meta = nodes.object(node, "metadata");
+    if (meta == null) {
+      nodes.findings().refuse("metadata.name", "is required");
+      return null;
+    }
+    nodes.onlyKnown(meta, "metadata", METADATA, METADATA_REFUSED, "a job's metadata");
+    var name = nodes.text(meta.get("name"), "metadata.name");
+    if (name == null) {
+      nodes.findings().refuse("metadata.name", "is required");
+    }
+    if (!absent(meta.get("namespace"))) {
+      nodes
+          .findings()
+          .warn(
+              "metadata.namespace",
+              "'"
+                  + meta.get("namespace").asText()
+                  + "' is not used: the job runs in its team's namespace");
+    }
+    return new ObjectMeta(name, null, nodes.stringMap(meta.get("labels"), "metadata.labels"));
+  }
+
+  private static JobSpec spec(KubeflowKind kind, ObjectNode spec, NodeReader nodes) {
+    var known = new HashSet<>(FrameworkFields.names(kind));
+    known.addAll(Set.of(kind.replicaSpecsField(), "runPolicy", "cleanPodPolicy", "volumes"));
+    nodes.onlyKnown(spec, "spec", known, Map.of(), "a " + kind.kind() + " spec");
+    var replicas = new ReplicaSpecsReader(kind, nodes).read(spec);
+    topLevelVolumes(kind, spec.get("volumes"), replicas, nodes);
+    var runPolicy = RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", nodes);
+    var pods = cleanPodPolicy(spec, runPolicy.pods(), nodes);
+    var own = FrameworkFields.read(kind, spec, nodes);
+    if (replicas.isEmpty() || nodes.findings().hasErrors()) {
+      return null;
+    }
+    var f = RoleFactoring.factor(replicas);
+    var cleanup =
+        pods == null && runPolicy.ttlAfterFinished() == null
+            ? null
+            : new Cleanup(pods, runPolicy.ttlAfterFinished());
+    var kubernetes = new KubernetesOptions(f.podTemplate(), runPolicy.scheduling());
+    return new JobSpec(
+        kind.framework(),
+        f.image(),
+        f.command(),
+        f.args(),
+        f.env(),
+        f.secretEnv(),
+        f.resources(),
+        f.restartPolicy(),
+        f.replicas(),
+        f.roles(),
+        own.processesPerReplica(),
+        own.elastic(),
+        null,
+        runPolicy.maxRuntime(),
+        runPolicy.maxRestarts(),
+        cleanup,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        kubernetes.isEmpty() ? null : kubernetes);
+  }
+
+  /** The older top-level cleanPodPolicy, read as runPolicy's (seed 004 writes it there). */
+  private static CleanPodPolicy cleanPodPolicy(
+      ObjectNode spec, CleanPodPolicy fromRunPolicy, NodeReader nodes) {
+    var top =
+        RunPolicyMapping.cleanPodPolicy(spec.get("cleanPodPolicy"), "spec.cleanPodPolicy", nodes);
+    if (top == null) {
+      return fromRunPolicy;
+    }
+    if (fromRunPolicy != null && fromRunPolicy != top) {
+      nodes
+          .findings()
+          .refuse("spec.cleanPodPolicy", "differs from spec.runPolicy.cleanPodPolicy; keep one");
+      return fromRunPolicy;
+    }
+    nodes
+        .findings()
+        .warn(
+            "spec.cleanPodPolicy",
+            "read as spec.runPolicy.cleanPodPolicy, where the operator reads it now");
+    return top;
+  }
+
+  /**
+   * A {@code volumes} list at the top of the spec, which the operator ignores: the user means
+   * "mount these in every replica", so it is added to every replica's pod template.
+   */
+  private static void topLevelVolumes(
+      KubeflowKind kind, JsonNode node, List<Replica> replicas, NodeReader nodes) {
+    if (absent(node)) {
+      return;
+    }
+    if (!node.isArray()) {
+      nodes.findings().refuse("spec.volumes", "must be a list of pod volumes");
+      return;
+    }
+    for (int i = 0; i < node.size(); i++) {
+      var name = node.get(i).path("name");
+      if (!node.get(i).isObject() || !name.isTextual()) {
+        nodes.findings().refuse(at("spec.volumes", i), "must be a pod volume with a name");
+        return;
+      }
+    }
+    for (var r : replicas) {
+      var volumes =
+          r.podTemplate().has("volumes")
+              ? (ArrayNode) r.podTemplate().get("volumes")
+              : r.podTemplate().putArray("volumes");
+      for (int i = 0; i < node.size(); i++) {
+        var name = node.get(i).get("name").asText();
+        if (names(volumes).contains(name)) {
+          nodes
+              .findings()
+              .refuse(
+                  at(at("spec.volumes", i), "name"),
+                  "'" + name + "' is also a volume of the " + r.role() + " pod template");
+        } else {
+          volumes.add(node.get(i).deepCopy());
+        }
+      }
+    }
+    nodes
+        .findings()
+        .warn(
+            "spec.volumes",
+            "the operator ignores volumes here; added to the pod template of every replica ("
+                + replicas.stream()
+                    .map(r -> kind.replicaType(r.role()))
+                    .collect(Collectors.joining(", "))
+                + ")");
+  }
+
+  private static Set<String> names(ArrayNode volumes) {
+    var result = new HashSet<String>();
+    volumes.forEach(v -> result.add(v.path("name").asText()));
+    return result;
+  }
+}

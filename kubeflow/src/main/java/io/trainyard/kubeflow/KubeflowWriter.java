@@ -1,0 +1,253 @@
+package io.trainyard.kubeflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.Framework;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.KubernetesOptions;
+import io.trainyard.spi.spec.RoleSpec;
+import io.trainyard.spi.spec.TrainingJob;
+import io.trainyard.spi.spec.Volume;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Renders a Trainyard spec as the {@code kubeflow.org/v1} document of its framework's kind (a
+ * {@code PyTorchJob} for {@code pytorch}, ...), the reverse of {@link KubeflowReader}: reading a
+ * document and writing it back gives the same document after the reader's documented adjustments
+ * and normalisations, and writing a spec the reader produced then reading it gives that spec back.
+ * Stateless and thread-safe; the result is a fresh tree the caller may change.
+ *
+ * <p>Not rendered, because they are no part of a Kubeflow job object: {@code estimatedHours},
+ * {@code placement} and {@code compliance} (routing inputs) and {@code inputs}, {@code output},
+ * {@code checkpoint} and {@code deepspeed} (the Kubernetes backend decides how to hand them to the
+ * job). A spec's {@code volumes} render as a PersistentVolumeClaim volume and mount in every
+ * replica, which reads back as {@code kubernetes.podTemplate}: the same pods, another spec.
+ */
+public final class KubeflowWriter {
+
+  /**
+   * What the caller decides about the object rather than the spec.
+   *
+   * @param name the object's name; null = the job's {@code metadata.name}
+   * @param namespace the object's namespace; null = none written (the client's default)
+   * @param labels added to the job's labels, replacing any of the same key
+   */
+  public record RenderOptions(String name, String namespace, Map<String, String> labels) {
+    public static final RenderOptions DEFAULTS = new RenderOptions(null, null, null);
+
+    public RenderOptions {
+      labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+    }
+  }
+
+  public ObjectNode write(TrainingJob job) {
+    return write(job, RenderOptions.DEFAULTS);
+  }
+
+  /**
+   * The document for a valid {@code job}.
+   *
+   * @throws KubeflowConversionException when the spec uses something its kind cannot express (see
+   *     {@link #unsupported})
+   */
+  public ObjectNode write(TrainingJob job, RenderOptions options) {
+    var spec = job.spec();
+    var problems = unsupported(spec);
+    if (!problems.isEmpty()) {
+      throw new KubeflowConversionException(problems);
+    }
+    var kind = KubeflowKind.of(spec.framework());
+    var root = JsonNodeFactory.instance.objectNode();
+    root.put("apiVersion", KubeflowKind.API_VERSION);
+    root.put("kind", kind.kind());
+    root.set("metadata", metadata(job, options));
+    var body = root.putObject("spec");
+    var replicaSpecs = body.putObject(kind.replicaSpecsField());
+    for (var role : spec.roleSpecs()) {
+      replicaSpecs.set(kind.replicaType(role.name()), replicaSpec(kind, spec, role));
+    }
+    var runPolicy = RunPolicyMapping.write(spec);
+    if (runPolicy != null) {
+      body.set("runPolicy", runPolicy);
+    }
+    FrameworkFields.write(kind, spec, body);
+    return root;
+  }
+
+  /**
+   * What a valid spec asks for that a Kubeflow document of its kind cannot carry, each naming the
+   * spec's field; empty when {@link #write} can render it. A Kubernetes backend rejects such a job
+   * with these reasons.
+   */
+  public static List<FieldError> unsupported(JobSpec spec) {
+    var result = new ArrayList<FieldError>();
+    var framework = spec.framework();
+    if ((framework == Framework.TENSORFLOW || framework == Framework.XGBOOST)
+        && spec.effectiveProcessesPerReplica() > 1) {
+      result.add(
+          new FieldError(
+              "spec.processesPerReplica",
+              "a " + framework + " job on Kubernetes runs one process per replica"));
+    }
+    if (spec.elastic() != null && framework != Framework.PYTORCH) {
+      result.add(new FieldError("spec.elastic", "only a PyTorchJob has an elasticPolicy"));
+    }
+    var container = KubeflowKind.of(framework).containerName();
+    shadowed(spec.kubernetes(), "spec.kubernetes", container, result);
+    spec.roles()
+        .forEach(
+            (role, o) ->
+                shadowed(o.kubernetes(), "spec.roles." + role + ".kubernetes", container, result));
+    return result;
+  }
+
+  /** The framework's container entry may not set what the spec itself sets: one would lose. */
+  private static void shadowed(
+      KubernetesOptions options, String path, String container, List<FieldError> result) {
+    if (options == null || !(options.podTemplate().get("containers") instanceof List<?> list)) {
+      return;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) instanceof Map<?, ?> entry && container.equals(entry.get("name"))) {
+        for (var field : List.of("image", "command", "args", "env")) {
+          if (entry.containsKey(field)) {
+            result.add(
+                new FieldError(
+                    path + ".podTemplate.containers[" + i + "]." + field,
+                    "is the spec's own field; set it there"));
+          }
+        }
+      }
+    }
+  }
+
+  private static ObjectNode metadata(TrainingJob job, RenderOptions options) {
+    var meta = JsonNodeFactory.instance.objectNode();
+    meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    if (options.namespace() != null) {
+      meta.put("namespace", options.namespace());
+    }
+    var labels = new LinkedHashMap<>(job.metadata().labels());
+    labels.putAll(options.labels());
+    if (!labels.isEmpty()) {
+      var node = meta.putObject("labels");
+      labels.forEach(node::put);
+    }
+    return meta;
+  }
+
+  private static ObjectNode replicaSpec(KubeflowKind kind, JobSpec spec, RoleSpec role) {
+    var node = JsonNodeFactory.instance.objectNode();
+    node.put("replicas", role.replicas());
+    // The role's own restart policy, not the spec's effective one: absent stays absent, so the
+    // operator's default applies as it did in the document.
+    var override = spec.roles().get(role.name());
+    var restartPolicy =
+        override != null && override.restartPolicy() != null
+            ? override.restartPolicy()
+            : spec.restartPolicy();
+    if (restartPolicy != null) {
+      node.put("restartPolicy", restartPolicy.wireName());
+    }
+    node.set("template", template(kind, spec, role));
+    return node;
+  }
+
+  private static ObjectNode template(KubeflowKind kind, JobSpec spec, RoleSpec role) {
+    var podTemplate = PodTemplateTrees.toTree(role.kubernetes().podTemplate());
+    var template = JsonNodeFactory.instance.objectNode();
+    var metadata = podTemplate.remove("metadata");
+    if (metadata != null) {
+      template.set("metadata", metadata);
+    }
+    var containers =
+        podTemplate.has("containers")
+            ? (ArrayNode) podTemplate.remove("containers")
+            : JsonNodeFactory.instance.arrayNode();
+    var index = mainIndex(containers, kind.containerName());
+    var main = mainContainer(kind, role, index < 0 ? null : (ObjectNode) containers.get(index));
+    if (index < 0) {
+      containers.insert(0, main);
+    } else {
+      containers.set(index, main);
+    }
+    var podSpec = JsonNodeFactory.instance.objectNode();
+    podSpec.setAll(podTemplate);
+    podSpec.set("containers", containers);
+    claims(spec.volumes(), podSpec, main);
+    template.set("spec", podSpec);
+    return template;
+  }
+
+  private static int mainIndex(ArrayNode containers, String name) {
+    for (int i = 0; i < containers.size(); i++) {
+      if (name.equals(containers.get(i).path("name").asText(null))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The framework's container: the spec's fields first, then what the pod template carries. */
+  private static ObjectNode mainContainer(KubeflowKind kind, RoleSpec role, ObjectNode carried) {
+    var c = JsonNodeFactory.instance.objectNode();
+    c.put("name", kind.containerName());
+    c.put("image", role.image());
+    if (!role.command().isEmpty()) {
+      role.command().forEach(c.putArray("command")::add);
+    }
+    if (!role.args().isEmpty()) {
+      role.args().forEach(c.putArray("args")::add);
+    }
+    if (!role.env().isEmpty() || !role.secretEnv().isEmpty()) {
+      var env = c.putArray("env");
+      role.env().forEach((name, value) -> env.addObject().put("name", name).put("value", value));
+      role.secretEnv()
+          .forEach(
+              (name, ref) ->
+                  env.addObject()
+                      .put("name", name)
+                      .putObject("valueFrom")
+                      .putObject("secretKeyRef")
+                      .put("name", ref.secret())
+                      .put("key", ref.key()));
+    }
+    // A resources block in the pod template is the document's own, kept because the spec's
+    // values could not say it; it wins over rendering them.
+    JsonNode resources = carried != null ? carried.get("resources") : null;
+    if (resources == null) {
+      resources = ContainerResources.write(role.resources());
+    }
+    if (resources != null) {
+      c.set("resources", resources);
+    }
+    if (carried != null) {
+      carried.properties().forEach(e -> c.putIfAbsent(e.getKey(), e.getValue()));
+    }
+    return c;
+  }
+
+  /** The spec's PersistentVolumeClaims, mounted in the framework's container. */
+  private static void claims(List<Volume> volumes, ObjectNode podSpec, ObjectNode main) {
+    if (volumes.isEmpty()) {
+      return;
+    }
+    var podVolumes = podSpec.withArray("volumes");
+    var mounts = main.withArray("volumeMounts");
+    for (var v : volumes) {
+      podVolumes
+          .addObject()
+          .put("name", v.name())
+          .putObject("persistentVolumeClaim")
+          .put("claimName", v.claim());
+      mounts.addObject().put("name", v.name()).put("mountPath", v.mountPath());
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package io.trainyard.kubeflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainyard.spi.spec.FieldError;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Each row changes one field of a golden input (a JSON pointer set to a YAML value, or removed) and
+ * expects the conversion to be refused with that field's full path in the document.
+ */
+class RefusalsTest {
+  private static final String PT = "golden/pytorch-master-worker/input.yaml";
+  private final KubeflowReader reader = new KubeflowReader();
+
+  @ParameterizedTest(name = "{1} = {2} → {3}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      textBlock =
+          """
+          tf  | /spec/tfReplicaSpecs/PS/template/spec/containers/0/lifecycle | {preStop: {exec: {command: [sleep, '5']}}} | spec.tfReplicaSpecs.PS.template.spec.containers[0].lifecycle | runs commands outside the job's command
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: CFG, valueFrom: {configMapKeyRef: {name: cfg, key: k}}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].valueFrom.configMapKeyRef | only secretKeyRef
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].valueFrom.fieldRef | only secretKeyRef
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: MEM, valueFrom: {resourceFieldRef: {resource: limits.memory}}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].valueFrom.resourceFieldRef | only secretKeyRef
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: E, valueFrom: {}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].valueFrom | names no source
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: E, value: x, valueFrom: {secretKeyRef: {name: s, key: k}}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].value | together with valueFrom
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: E, valueFrom: {secretKeyRef: {name: s, key: k, optional: true}}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].valueFrom.secretKeyRef.optional | never optional
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: E, valueFrom: {secretKeyRef: {name: s}}} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].valueFrom.secretKeyRef.key | is required
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: RETRIES, value: 3} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].value | must be a string (quote it)
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: NCCL_DEBUG, value: WARN} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[1].name | is set twice
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env/0 | {name: URL, value: 'https://$(WANDB_API_KEY)@host'} | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].env[0].value | refers to the secret variable $(WANDB_API_KEY)
+          pt  | /spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/envFrom | [{configMapRef: {name: cfg}}] | spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].envFrom | name each one in env
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/livenessProbe | {exec: {command: ['true']}} | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].livenessProbe | restarts containers
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/readinessProbe | {exec: {command: ['true']}} | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].readinessProbe | has none
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/tty | true | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].tty | reads no terminal
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/bogus | 1 | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].bogus | not a field of a Kubernetes container
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/image | ~ | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image | is required
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/name | trainer | spec.pytorchReplicaSpecs.Master.template.spec.containers | no container named 'pytorch'
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/amd.com~1gpu | 1 | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.amd.com/gpu | cannot account for amd.com/gpu
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/nvidia.com~1gpu | '0.5' | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.nvidia.com/gpu | whole number of GPUs
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/requests | {nvidia.com/gpu: 2} | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.requests.nvidia.com/gpu | must equal limits
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/memory | lots | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.memory | not a quantity
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/memory | '1e9' | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.memory | not a memory quantity
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/nodeName | gpu-node-7 | spec.pytorchReplicaSpecs.Master.template.spec.nodeName | pins one node
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/restartPolicy | Always | spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy | replica spec's restartPolicy
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/activeDeadlineSeconds | 60 | spec.pytorchReplicaSpecs.Master.template.spec.activeDeadlineSeconds | runPolicy.activeDeadlineSeconds
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/hostname | master | spec.pytorchReplicaSpecs.Master.template.spec.hostname | names each replica's pod
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/schedulingGates | [{name: wait}] | spec.pytorchReplicaSpecs.Master.template.spec.schedulingGates | decide when replicas schedule
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/bogus | 1 | spec.pytorchReplicaSpecs.Master.template.spec.bogus | not a field of a Kubernetes pod spec
+          pt  | /spec/pytorchReplicaSpecs/Master/template/metadata/name | master-0 | spec.pytorchReplicaSpecs.Master.template.metadata.name | names each replica's pod
+          pt  | /spec/pytorchReplicaSpecs/Master/template | ~ | spec.pytorchReplicaSpecs.Master.template | is required
+          pt  | /spec/pytorchReplicaSpecs/Master/replicas | 2 | spec.pytorchReplicaSpecs.Master.replicas | must be 1: a PyTorchJob has one Master
+          pt  | /spec/pytorchReplicaSpecs/Master/replicas | -1 | spec.pytorchReplicaSpecs.Master.replicas | at least 0
+          pt  | /spec/pytorchReplicaSpecs/Master/restartPolicy | Sometimes | spec.pytorchReplicaSpecs.Master.restartPolicy | one of OnFailure, Never, ExitCode, Always
+          pt  | /spec/pytorchReplicaSpecs/Master/bogus | 1 | spec.pytorchReplicaSpecs.Master.bogus | not a field of a replica spec
+          pt  | /spec/pytorchReplicaSpecs/Launcher | {replicas: 1} | spec.pytorchReplicaSpecs.Launcher | one of Master, Worker
+          pt  | /spec/pytorchReplicaSpecs | ~ | spec.pytorchReplicaSpecs | is required
+          pt  | /spec/runPolicy/suspend | true | spec.runPolicy.suspend | Trainyard starts the job itself
+          pt  | /spec/runPolicy/managedBy | kueue.x-k8s.io/multikueue | spec.runPolicy.managedBy | decides which controller runs the job
+          pt  | /spec/runPolicy/cleanPodPolicy | Sometimes | spec.runPolicy.cleanPodPolicy | one of None, Running, All
+          pt  | /spec/runPolicy/activeDeadlineSeconds | 0 | spec.runPolicy.activeDeadlineSeconds | at least 1
+          pt  | /spec/runPolicy/backoffLimit | three | spec.runPolicy.backoffLimit | whole number
+          pt  | /spec/runPolicy/bogus | 1 | spec.runPolicy.bogus | not a field of runPolicy
+          pt  | /spec/runPolicy/schedulingPolicy/minResources/cpu | many | spec.runPolicy.schedulingPolicy.minResources.cpu | not a quantity
+          pt  | /spec/runPolicy/schedulingPolicy/bogus | 1 | spec.runPolicy.schedulingPolicy.bogus | not a field of schedulingPolicy
+          pt  | /spec/cleanPodPolicy | All | spec.cleanPodPolicy | differs from spec.runPolicy.cleanPodPolicy
+          pt  | /spec/volumes | [{name: dshm, emptyDir: {}}] | spec.volumes[0].name | also a volume of the master pod template
+          pt  | /spec/nprocPerNode | gpu | spec.nprocPerNode | write it, e.g. "4"
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, rdzvHost: etcd} | spec.elasticPolicy.rdzvHost | set the rendezvous endpoint themselves
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, metrics: []} | spec.elasticPolicy.metrics | cannot price ahead
+          pt  | /spec/bogus | 1 | spec.bogus | not a field of a PyTorchJob spec
+          pt  | /spec | ~ | spec | is required
+          pt  | /status | {conditions: []} | status | written by the operator
+          pt  | /metadata/annotations | {owner: me} | metadata.annotations | template.metadata.annotations
+          pt  | /metadata/uid | 9f1c | metadata.uid | set by the API server
+          pt  | /metadata/generateName | bert- | metadata.generateName | fixed name
+          pt  | /metadata/name | ~ | metadata.name | is required
+          pt  | /apiVersion | kubeflow.org/v1beta1 | apiVersion | must be kubeflow.org/v1
+          pt  | /kind | PaddleJob | kind | one of PyTorchJob, TFJob, MPIJob, XGBoostJob
+          tf  | /spec/successPolicy | AllWorkers | spec.successPolicy | only the default policy
+          tf  | /spec/enableDynamicWorker | true | spec.enableDynamicWorker | dynamic workers
+          mpi | /spec/mainContainer | trainer | spec.mainContainer | named 'mpi'
+          mpi | /spec/mpiReplicaSpecs/Launcher | ~ | spec.mpiReplicaSpecs.Launcher | an MPI job has one launcher
+          mpi | /spec/slotsPerWorker | 0 | spec.slotsPerWorker | at least 1
+          xgb | /spec/xgbReplicaSpecs/Worker/template/spec/containers/0/env/1/value | $(DATA_ROOT)/$(RUN_ID) | |
+          """)
+  void refusesNamingTheField(
+      String base, String pointer, String value, String field, String message) {
+    var document = change(base, pointer, value);
+    if (field == null) {
+      // A reference to a variable that is not defined is left to Kubernetes, as it would be.
+      assertThat(reader.read(document).job()).isNotNull();
+      return;
+    }
+    assertThatThrownBy(() -> reader.read(document))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors())
+                    .as("errors of %s", e.getMessage())
+                    .anySatisfy(
+                        error -> {
+                          assertThat(error.field()).isEqualTo(field);
+                          assertThat(error.message()).contains(message);
+                        }));
+  }
+
+  @Test
+  void reportsEveryProblemAtOnce() {
+    var document = change("pt", "/spec/runPolicy/suspend", "true");
+    var master = (ObjectNode) document.at("/spec/pytorchReplicaSpecs/Master/template/spec");
+    master.put("nodeName", "n1");
+    ((ObjectNode) master.at("/containers/0")).putObject("lifecycle");
+    ((ObjectNode) document.get("metadata")).putObject("annotations");
+
+    assertThatThrownBy(() -> reader.read(document))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors())
+                    .extracting(FieldError::field)
+                    .containsExactlyInAnyOrder(
+                        "metadata.annotations",
+                        "spec.pytorchReplicaSpecs.Master.template.spec.nodeName",
+                        "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].lifecycle",
+                        "spec.runPolicy.suspend"));
+  }
+
+  @Test
+  void aDocumentThatIsNotAMappingIsRefusedAsAWhole() {
+    assertThatThrownBy(() -> reader.read(TestDocuments.yaml("[1, 2]")))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e -> assertThat(e.errors()).extracting(FieldError::field).containsExactly(""));
+  }
+
+  static JsonNode change(String base, String pointer, String value) {
+    var document =
+        TestDocuments.document(
+            switch (base) {
+              case "pt" -> PT;
+              case "tf" -> "golden/tensorflow-chief-ps-worker-evaluator/input.yaml";
+              case "mpi" -> "golden/mpi-launcher-worker/input.yaml";
+              case "xgb" -> "golden/xgboost-master-worker/input.yaml";
+              default -> throw new IllegalArgumentException(base);
+            });
+    var at = JsonPointer.compile(pointer);
+    var parent = document.at(at.head());
+    var name = at.last().getMatchingProperty();
+    if (parent instanceof ArrayNode array) {
+      array.set(at.last().getMatchingIndex(), TestDocuments.yaml("v: " + value).get("v"));
+    } else if (value.equals("~")) {
+      ((ObjectNode) parent).remove(name);
+    } else {
+      ((ObjectNode) parent).set(name, TestDocuments.yaml("v: " + value).get("v"));
+    }
+    return document;
+  }
+}
