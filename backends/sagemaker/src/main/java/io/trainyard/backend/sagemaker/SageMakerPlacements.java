@@ -1,0 +1,287 @@
+package io.trainyard.backend.sagemaker;
+
+import io.trainyard.spi.InstanceShape;
+import io.trainyard.spi.InstanceShapes;
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.Proposals;
+import io.trainyard.spi.Rejection;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.Quantities;
+import io.trainyard.spi.spec.RoleSpec;
+import io.trainyard.spi.spec.SpotPolicy;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The ways SageMaker could run a job. A training job runs every instance on one {@code ml.*} type,
+ * one replica per instance, so a type fits when it holds the largest replica of any role; each
+ * fitting type is proposed on demand, and again as managed spot when the job allows spot. Pure
+ * apart from reading instance shapes.
+ */
+final class SageMakerPlacements {
+  static final String PROVIDER = "aws";
+  static final String SERVICE = "sagemaker";
+
+  private static final Comparator<InstanceShape> SMALLEST_FIRST =
+      Comparator.comparingInt(InstanceShape::gpus)
+          .thenComparingDouble(InstanceShape::vcpus)
+          .thenComparingDouble(InstanceShape::memoryGiB)
+          .thenComparing(InstanceShape::instanceType);
+
+  private final SageMakerConfig config;
+  private final InstanceShapes shapes;
+  private final SageMakerSpecChecks checks;
+
+  SageMakerPlacements(SageMakerConfig config, InstanceShapes shapes) {
+    this.config = config;
+    this.shapes = shapes;
+    this.checks = new SageMakerSpecChecks(config);
+  }
+
+  Proposals propose(JobSpec spec) {
+    var reasons = new ArrayList<>(checks.reasonsAgainst(spec));
+    var need = Need.of(spec.roleSpecs());
+    if (need.gpuTypes().size() > 1) {
+      reasons.add(
+          "roles need different GPU types ("
+              + String.join(", ", need.gpuTypes())
+              + "), and a SageMaker job runs every instance on one type");
+    }
+    if (!reasons.isEmpty()) {
+      return new Proposals(List.of(), reasons.stream().map(this::rejection).toList());
+    }
+    var fitting = fitting(need);
+    if (fitting.isEmpty()) {
+      return new Proposals(List.of(), List.of(rejection(whyNothingFits(need))));
+    }
+    var spot = spec.effectivePlacement().effectiveSpot();
+    var placements = new ArrayList<Placement>();
+    for (var shape : fitting) {
+      if (spot != SpotPolicy.REQUIRED) {
+        placements.add(placement(spec, shape, false, need));
+      }
+      if (spot != SpotPolicy.NEVER) {
+        placements.add(placement(spec, shape, true, need));
+      }
+    }
+    return new Proposals(placements, List.of());
+  }
+
+  /** Why the spec cannot run here whatever the type; checked again at submit. */
+  List<String> reasonsAgainst(JobSpec spec) {
+    return checks.reasonsAgainst(spec);
+  }
+
+  private Placement placement(JobSpec spec, InstanceShape shape, boolean spot, Need need) {
+    var roles = spec.roleSpecs().stream().map(RoleSpec::name).toList();
+    var line =
+        new PlacementLine(
+            roles, shape.instanceType(), spec.totalReplicas(), shape.gpuType(), shape.gpus());
+    return new Placement(
+        config.id(),
+        PROVIDER,
+        SERVICE,
+        config.region(),
+        spot,
+        List.of(line),
+        null,
+        null,
+        null,
+        notes(spec, shape, spot, need));
+  }
+
+  private List<String> notes(JobSpec spec, InstanceShape shape, boolean spot, Need need) {
+    var notes = new ArrayList<String>();
+    var smaller =
+        spec.roleSpecs().stream()
+            .filter(r -> r.resources().gpuCount() < need.gpus())
+            .map(RoleSpec::name)
+            .toList();
+    if (!smaller.isEmpty() && spec.roleSpecs().size() > 1) {
+      notes.add(
+          String.join(", ", smaller)
+              + " also run on "
+              + shape.instanceType()
+              + ": a SageMaker job uses one instance type for every replica");
+    }
+    var secretNames = new LinkedHashSet<String>();
+    spec.roleSpecs().forEach(r -> secretNames.addAll(r.secretEnv().keySet()));
+    if (!secretNames.isEmpty()) {
+      notes.add(
+          "secretEnv reaches the container as the Secrets Manager ARN in <NAME>_SECRET_ARN ("
+              + String.join(", ", secretNames)
+              + "); the job's role reads the value");
+    }
+    if (spec.elastic() != null) {
+      notes.add("elastic bounds are not used: SageMaker runs the replicas asked for");
+    }
+    if (!spec.deepspeed().isEmpty()) {
+      notes.add("spec.deepspeed is not passed to SageMaker: ship the config in the image");
+    }
+    if (spot && spec.checkpoint() == null) {
+      notes.add("managed spot without spec.checkpoint restarts from scratch when interrupted");
+    }
+    return notes;
+  }
+
+  private List<InstanceShape> fitting(Need need) {
+    return known().stream().filter(need::fits).sorted(SMALLEST_FIRST).toList();
+  }
+
+  private String whyNothingFits(Need need) {
+    var known = known();
+    var unknown = unknownTypes();
+    var suffix =
+        unknown.isEmpty()
+            ? ""
+            : " (no shape known for "
+                + String.join(", ", unknown)
+                + " in "
+                + config.region()
+                + ": declare vcpus and memoryGiB in instanceTypes)";
+    if (need.gpus() > 0) {
+      var withType = known.stream().filter(need::gpuTypeMatches).toList();
+      if (withType.isEmpty()) {
+        return "no ml.* type of "
+            + config.id()
+            + " has "
+            + need.gpuWords()
+            + " (types: "
+            + describe(known.stream().filter(s -> s.gpus() > 0).toList())
+            + ")"
+            + suffix;
+      }
+      var most = withType.stream().max(Comparator.comparingInt(InstanceShape::gpus)).get();
+      if (most.gpus() < need.gpus()) {
+        return "no ml.* type has "
+            + need.gpus()
+            + " "
+            + need.gpuWords()
+            + " per instance; the most is "
+            + most.gpus()
+            + " ("
+            + most.instanceType()
+            + ")"
+            + suffix;
+      }
+    }
+    var kind = need.gpus() > 0 ? "with those GPUs" : "without GPUs";
+    var size = fmt(need.cpus()) + " vCPUs";
+    if (need.memoryGiB() > 0) {
+      size += " and " + fmt(need.memoryGiB()) + " GiB";
+    }
+    return "no ml.* type "
+        + kind
+        + " has "
+        + size
+        + " for one replica (types: "
+        + describe(known.stream().filter(s -> (s.gpus() > 0) == (need.gpus() > 0)).toList())
+        + ")"
+        + suffix;
+  }
+
+  private static String describe(List<InstanceShape> shapes) {
+    if (shapes.isEmpty()) {
+      return "none";
+    }
+    return String.join(
+        ", ",
+        shapes.stream()
+            .sorted(SMALLEST_FIRST)
+            .map(
+                s ->
+                    s.instanceType()
+                        + " "
+                        + fmt(s.vcpus())
+                        + " vCPUs "
+                        + fmt(s.memoryGiB())
+                        + " GiB"
+                        + (s.gpus() > 0 ? " " + s.gpus() + "x " + s.gpuType() : ""))
+            .toList());
+  }
+
+  private List<InstanceShape> known() {
+    return config.instanceTypes().stream().map(this::shapeOf).flatMap(Optional::stream).toList();
+  }
+
+  private List<String> unknownTypes() {
+    return config.instanceTypes().stream()
+        .filter(t -> shapeOf(t).isEmpty())
+        .map(SageMakerInstanceType::type)
+        .toList();
+  }
+
+  /**
+   * The declared shape, else the catalog's SageMaker row, else the EC2 row of the same hardware
+   * ({@code ml.g5.xlarge} is a {@code g5.xlarge}).
+   */
+  private Optional<InstanceShape> shapeOf(SageMakerInstanceType type) {
+    var declared = type.declaredShape();
+    if (declared != null) {
+      return Optional.of(declared);
+    }
+    return shapes
+        .find(PROVIDER, SERVICE, config.region(), type.type())
+        .or(
+            () ->
+                shapes
+                    .find(PROVIDER, "ec2", config.region(), type.type().substring(3))
+                    .map(
+                        s ->
+                            new InstanceShape(
+                                type.type(),
+                                s.vcpus(),
+                                s.memoryGiB(),
+                                s.gpuType(),
+                                s.gpus(),
+                                s.gpuMemoryGiB())));
+  }
+
+  private Rejection rejection(String reason) {
+    return new Rejection(config.id(), reason);
+  }
+
+  private static String fmt(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+
+  /** What the largest replica of any role needs, since every instance has the same type. */
+  record Need(int gpus, List<String> gpuTypes, double cpus, double memoryGiB) {
+    static Need of(List<RoleSpec> roles) {
+      var types = new LinkedHashSet<String>();
+      int gpus = 0;
+      double cpus = 0;
+      double memory = 0;
+      for (var role : roles) {
+        var r = role.resources();
+        gpus = Math.max(gpus, r.gpuCount());
+        cpus = Math.max(cpus, r.cpuCount());
+        memory = Math.max(memory, r.memory() == null ? 0 : Quantities.gib(r.memory()));
+        if (r.gpuCount() > 0 && r.gpuType() != null) {
+          types.add(r.gpuType().toLowerCase(Locale.ROOT));
+        }
+      }
+      return new Need(gpus, List.copyOf(types), cpus, memory);
+    }
+
+    boolean gpuTypeMatches(InstanceShape shape) {
+      return shape.gpus() > 0
+          && (gpuTypes.isEmpty() || gpuTypes.get(0).equalsIgnoreCase(shape.gpuType()));
+    }
+
+    /** CPU-only jobs are not offered GPU instances: nobody wants to pay for idle GPUs. */
+    boolean fits(InstanceShape shape) {
+      var gpusFit = gpus == 0 ? shape.gpus() == 0 : gpuTypeMatches(shape) && shape.gpus() >= gpus;
+      return gpusFit && shape.vcpus() >= cpus && shape.memoryGiB() >= memoryGiB;
+    }
+
+    String gpuWords() {
+      return gpuTypes.isEmpty() ? "GPUs" : gpuTypes.get(0) + " GPUs";
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package io.trainyard.backend.sagemaker;
+
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.RoleSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Why a spec cannot run on SageMaker whatever the instance type, in words for the quote table.
+ * Pure; used by placements and again at submit.
+ */
+final class SageMakerSpecChecks {
+  private static final Pattern CHANNEL_NAME = Pattern.compile("[A-Za-z0-9.\\-_]{1,64}");
+
+  private final SageMakerConfig config;
+
+  SageMakerSpecChecks(SageMakerConfig config) {
+    this.config = config;
+  }
+
+  List<String> reasonsAgainst(JobSpec spec) {
+    var reasons = new ArrayList<String>();
+    kubernetesOnly(spec, reasons);
+    unmappedSecrets(spec, reasons);
+    container(spec, reasons);
+    storage(spec, reasons);
+    return reasons;
+  }
+
+  private static void kubernetesOnly(JobSpec spec, List<String> reasons) {
+    if (!spec.volumes().isEmpty()) {
+      reasons.add(
+          "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do");
+    }
+    var podKeys = new LinkedHashSet<String>();
+    var gang = false;
+    for (var role : spec.roleSpecs()) {
+      podKeys.addAll(role.kubernetes().podTemplate().keySet());
+      gang |= role.kubernetes().scheduling() != null && !role.kubernetes().scheduling().isEmpty();
+    }
+    if (!podKeys.isEmpty()) {
+      reasons.add(
+          "spec.kubernetes.podTemplate sets "
+              + String.join(", ", podKeys)
+              + ", which only Kubernetes backends can honour");
+    }
+    if (gang) {
+      reasons.add(
+          "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");
+    }
+  }
+
+  private void unmappedSecrets(JobSpec spec, List<String> reasons) {
+    var unmapped = new LinkedHashSet<String>();
+    for (var role : spec.roleSpecs()) {
+      role.secretEnv()
+          .forEach(
+              (name, ref) -> {
+                if (config.secretArn(ref).isEmpty()) {
+                  unmapped.add(name + " (" + ref.secret() + "/" + ref.key() + ")");
+                }
+              });
+    }
+    if (!unmapped.isEmpty()) {
+      reasons.add(
+          "secretEnv "
+              + String.join(", ", unmapped)
+              + ": backend "
+              + config.id()
+              + " maps no Secrets Manager ARN for it (secrets: in its configuration), so SageMaker"
+              + " cannot deliver it");
+    }
+  }
+
+  private static void container(JobSpec spec, List<String> reasons) {
+    var roles = spec.roleSpecs();
+    var withoutImage = roles.stream().filter(r -> r.image() == null).map(RoleSpec::name).toList();
+    if (!withoutImage.isEmpty()) {
+      reasons.add(
+          "SageMaker runs container images, and role "
+              + String.join(", ", withoutImage)
+              + " has none (spec.image)");
+      return;
+    }
+    var first = roles.get(0);
+    for (var role : roles.subList(1, roles.size())) {
+      var differs = new ArrayList<String>();
+      differ(first, role, RoleSpec::image, "image", differs);
+      differ(first, role, RoleSpec::command, "command", differs);
+      differ(first, role, RoleSpec::args, "args", differs);
+      differ(first, role, RoleSpec::env, "env", differs);
+      differ(first, role, RoleSpec::secretEnv, "secretEnv", differs);
+      if (!differs.isEmpty()) {
+        reasons.add(
+            "SageMaker runs one container definition on every instance, but roles "
+                + first.name()
+                + " and "
+                + role.name()
+                + " differ in "
+                + String.join(", ", differs));
+      }
+    }
+  }
+
+  private static void differ(
+      RoleSpec a, RoleSpec b, Function<RoleSpec, Object> field, String name, List<String> out) {
+    if (!Objects.equals(field.apply(a), field.apply(b))) {
+      out.add(name);
+    }
+  }
+
+  private void storage(JobSpec spec, List<String> reasons) {
+    for (var input : spec.inputs()) {
+      if (input.uri() == null || !input.uri().startsWith("s3://")) {
+        reasons.add(
+            "input "
+                + input.name()
+                + " is "
+                + input.uri()
+                + ": SageMaker channels read from S3 (s3://) only");
+      } else if (input.name() == null || !CHANNEL_NAME.matcher(input.name()).matches()) {
+        reasons.add(
+            "input name "
+                + input.name()
+                + " is not a SageMaker channel name (letters, digits, . - _; at most 64)");
+      }
+    }
+    var output = spec.output() == null ? null : spec.output().uri();
+    if (output == null && config.outputPath() == null) {
+      reasons.add(
+          "SageMaker needs an S3 output: set spec.output.uri, or outputPath in backend "
+              + config.id());
+    } else if (output != null && !output.startsWith("s3://")) {
+      reasons.add("output " + output + " is not s3://: SageMaker uploads the model to S3 only");
+    }
+    var checkpoint = spec.checkpoint() == null ? null : spec.checkpoint().uri();
+    if (checkpoint != null && !checkpoint.startsWith("s3://")) {
+      reasons.add(
+          "checkpoint " + checkpoint + " is not s3://: SageMaker syncs checkpoints with S3 only");
+    }
+  }
+}

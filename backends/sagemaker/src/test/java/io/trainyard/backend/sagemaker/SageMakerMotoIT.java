@@ -1,0 +1,163 @@
+package io.trainyard.backend.sagemaker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trainyard.spi.BackendContext;
+import io.trainyard.spi.BackendException;
+import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.LogLine;
+import io.trainyard.spi.LogQuery;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.Tag;
+
+/** The backend's real SDK clients against moto's SageMaker and CloudWatch Logs. */
+@ExtendWith(MotoServer.class)
+class SageMakerMotoIT {
+  private static SageMakerConfig config;
+  private static SageMakerBackend backend;
+  private static SageMakerClient sageMaker;
+  private static CloudWatchLogsClient logs;
+
+  @BeforeAll
+  static void open() {
+    config =
+        TestJobs.localConfig(
+            MotoServer.endpoint(),
+            """
+            vpc: {subnets: [subnet-1], securityGroups: [sg-1]}
+            networkIsolation: true
+            interContainerEncryption: true
+            """);
+    var context = new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+    backend = (SageMakerBackend) new SageMakerBackendFactory().create(config, context);
+    sageMaker = SageMakerBackendFactory.sageMakerClient(config);
+    logs = SageMakerBackendFactory.logsClient(config);
+  }
+
+  @AfterAll
+  static void close() {
+    backend.close();
+    sageMaker.close();
+    logs.close();
+  }
+
+  private static BackendJob submittable(String extraSpec) {
+    var spec = TestJobs.spec(TestJobs.FULL_SPEC + extraSpec);
+    var placement =
+        backend.placements(spec).placements().stream().filter(p -> !p.spot()).findFirst().get();
+    return TestJobs.job(spec, placement);
+  }
+
+  @Test
+  void submitCreatesTheTrainingJobAsMotoStoresIt() {
+    var job = submittable("");
+
+    var ref = backend.submit(job);
+
+    assertThat(ref.backendId()).isEqualTo("sm-test");
+    assertThat(ref.name()).isEqualTo(job.objectName());
+    assertThat(ref.attributes().get("arn")).endsWith(":training-job/" + job.objectName());
+    var stored = sageMaker.describeTrainingJob(r -> r.trainingJobName(job.objectName()));
+    assertThat(stored.resourceConfig().instanceTypeAsString()).isEqualTo("ml.g5.xlarge");
+    assertThat(stored.resourceConfig().instanceCount()).isEqualTo(3);
+    assertThat(stored.algorithmSpecification().trainingImage()).endsWith("/bert:1.4");
+    assertThat(stored.roleArn()).isEqualTo(config.roleArn());
+    assertThat(stored.outputDataConfig().s3OutputPath()).isEqualTo("s3://ml-out/bert/");
+    assertThat(stored.stoppingCondition().maxRuntimeInSeconds()).isEqualTo(6 * 3600);
+    assertThat(stored.inputDataConfig())
+        .extracting(c -> c.channelName())
+        .containsExactly("train", "test");
+    assertThat(stored.vpcConfig().subnets()).containsExactly("subnet-1");
+    assertThat(stored.enableNetworkIsolation()).isTrue();
+    assertThat(stored.enableInterContainerTrafficEncryption()).isTrue();
+    assertThat(stored.checkpointConfig().s3Uri()).isEqualTo("s3://ml-ckpt/bert/");
+    var tags =
+        sageMaker.listTags(r -> r.resourceArn(stored.trainingJobArn())).tags().stream()
+            .collect(Collectors.toMap(Tag::key, Tag::value));
+    assertThat(tags)
+        .containsEntry("trainyard:job-id", job.jobId())
+        .containsEntry("trainyard:spec-hash", "hash-1")
+        .containsEntry("trainyard:attempt", "1")
+        .containsEntry("trainyard:team", "nlp");
+  }
+
+  /** moto completes a job the moment it is created. */
+  @Test
+  void statusReadsTheJobBack() {
+    var ref = backend.submit(submittable(""));
+
+    var status = backend.status(ref);
+
+    assertThat(status.phase()).isEqualTo(BackendPhase.SUCCEEDED);
+    assertThat(status.startedAt()).isNotNull();
+    assertThat(status.endedAt()).isNotNull();
+  }
+
+  @Test
+  void aJobMotoDoesNotKnowIsNotFound() {
+    var ref = new ExternalRef("sm-test", "ty-01hxxxxxxxxxxxxxxxxxxxxxxx-a1", Map.of());
+
+    assertThatThrownBy(() -> backend.status(ref))
+        .isInstanceOf(BackendException.NotFound.class)
+        .hasMessageContaining("Could not find training job");
+    assertThatThrownBy(() -> backend.logs(ref, LogQuery.ALL))
+        .isInstanceOf(BackendException.NotFound.class);
+  }
+
+  @Test
+  void healthListsTrainingJobs() {
+    assertThat(backend.health().healthy()).isTrue();
+  }
+
+  @Test
+  void logsComeFromEachHostsStreamUnderOurReplicaNames() throws Exception {
+    var ref = backend.submit(submittable(""));
+    var t0 = Instant.now().toEpochMilli() - 10_000;
+    TrainingLogs.write(
+        logs, ref.name() + "/algo-1-1718000000", t0, "master starts", t0 + 2, "master done");
+    TrainingLogs.write(logs, ref.name() + "/algo-2-1718000000", t0 + 1, "worker 0 starts");
+    TrainingLogs.write(logs, ref.name() + "/algo-3-1718000000", t0 + 3, "worker 1 starts");
+
+    assertThat(TrainingLogs.read(backend.logs(ref, LogQuery.ALL)))
+        .extracting(LogLine::replica, LogLine::text)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("master-0", "master starts"),
+            org.assertj.core.groups.Tuple.tuple("worker-0", "worker 0 starts"),
+            org.assertj.core.groups.Tuple.tuple("master-0", "master done"),
+            org.assertj.core.groups.Tuple.tuple("worker-1", "worker 1 starts"));
+    assertThat(TrainingLogs.read(backend.logs(ref, new LogQuery("worker-1", null, false))))
+        .extracting(LogLine::text)
+        .containsExactly("worker 1 starts");
+    assertThat(
+            TrainingLogs.read(
+                backend.logs(ref, new LogQuery(null, Instant.ofEpochMilli(t0 + 2), false))))
+        .extracting(LogLine::text)
+        .containsExactly("master done", "worker 1 starts");
+    // The job has ended, so following reads what there is and ends.
+    assertThat(TrainingLogs.read(backend.logs(ref, new LogQuery("master-0", null, true))))
+        .hasSize(2);
+    assertThatThrownBy(() -> backend.logs(ref, new LogQuery("worker-7", null, false)))
+        .isInstanceOf(BackendException.NotFound.class)
+        .hasMessageContaining("[master-0, worker-0, worker-1]");
+  }
+
+  @Test
+  void aJobWithoutLogsYetHasNoLines() throws Exception {
+    var ref = backend.submit(submittable(""));
+
+    assertThat(TrainingLogs.read(backend.logs(ref, LogQuery.ALL))).isEmpty();
+  }
+}

@@ -1,0 +1,40 @@
+package io.trainyard.backend.vertex;
+
+import com.google.api.gax.rpc.ApiException;
+import io.grpc.StatusRuntimeException;
+import io.trainyard.spi.BackendException;
+
+/**
+ * Turns the Google client's exceptions into the SPI's typed errors, at the edge of the module, by
+ * gRPC status code alone. Messages carry the server's own words, no stack traces.
+ */
+final class VertexErrorTranslator {
+  private VertexErrorTranslator() {}
+
+  /**
+   * @param action what we were doing, e.g. {@code create custom job ty-…-a1}; starts the message
+   */
+  static BackendException translate(ApiException e, String action) {
+    var code = e.getStatusCode().getCode();
+    var message = action + ": " + code + ": " + words(e);
+    return switch (code) {
+      case RESOURCE_EXHAUSTED -> new BackendException.CapacityUnavailable(message, e);
+      case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE, ALREADY_EXISTS, UNIMPLEMENTED ->
+          new BackendException.Rejected(message, e);
+      case NOT_FOUND -> new BackendException.NotFound(message, e);
+      case UNAUTHENTICATED, PERMISSION_DENIED -> new BackendException.Unauthenticated(message, e);
+      // UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL, UNKNOWN, CANCELLED, DATA_LOSS, OK
+      default -> new BackendException.Retryable(message, e);
+    };
+  }
+
+  /** The status description the server sent, without the client's class-name prefixes. */
+  private static String words(ApiException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException s && s.getStatus().getDescription() != null) {
+        return s.getStatus().getDescription();
+      }
+    }
+    return e.getMessage();
+  }
+}

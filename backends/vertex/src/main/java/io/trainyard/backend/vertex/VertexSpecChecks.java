@@ -1,0 +1,80 @@
+package io.trainyard.backend.vertex;
+
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.RoleSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Why a spec cannot run on Vertex whatever the machine, in words for the quote table. Pure; used by
+ * placements and again at submit.
+ */
+final class VertexSpecChecks {
+  private final VertexConfig config;
+
+  VertexSpecChecks(VertexConfig config) {
+    this.config = config;
+  }
+
+  List<String> reasonsAgainst(JobSpec spec) {
+    var reasons = new ArrayList<String>();
+    if (!spec.volumes().isEmpty()) {
+      reasons.add(
+          "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do");
+    }
+    var podKeys = new LinkedHashSet<String>();
+    var gang = false;
+    for (var role : spec.roleSpecs()) {
+      podKeys.addAll(role.kubernetes().podTemplate().keySet());
+      gang |= role.kubernetes().scheduling() != null && !role.kubernetes().scheduling().isEmpty();
+    }
+    if (!podKeys.isEmpty()) {
+      reasons.add(
+          "spec.kubernetes.podTemplate sets "
+              + String.join(", ", podKeys)
+              + ", which only Kubernetes backends can honour");
+    }
+    if (gang) {
+      reasons.add(
+          "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");
+    }
+    unmappedSecrets(spec, reasons);
+    var withoutImage =
+        spec.roleSpecs().stream().filter(r -> r.image() == null).map(RoleSpec::name).toList();
+    if (!withoutImage.isEmpty()) {
+      reasons.add(
+          "Vertex runs container images, and role "
+              + String.join(", ", withoutImage)
+              + " has none (spec.image)");
+    }
+    var output = spec.output() == null ? null : spec.output().uri();
+    if (output != null && !output.startsWith("gs://")) {
+      reasons.add(
+          "output " + output + " is not gs://: Vertex's base output directory is Cloud Storage");
+    }
+    return reasons;
+  }
+
+  private void unmappedSecrets(JobSpec spec, List<String> reasons) {
+    var unmapped = new LinkedHashSet<String>();
+    for (var role : spec.roleSpecs()) {
+      role.secretEnv()
+          .forEach(
+              (name, ref) -> {
+                if (config.secretVersion(ref).isEmpty()) {
+                  unmapped.add(name + " (" + ref.secret() + "/" + ref.key() + ")");
+                }
+              });
+    }
+    if (!unmapped.isEmpty()) {
+      reasons.add(
+          "secretEnv "
+              + String.join(", ", unmapped)
+              + ": backend "
+              + config.id()
+              + " maps no Secret Manager version for it (secrets: in its configuration), so Vertex"
+              + " cannot deliver it");
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package io.trainyard.backend.vertex;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.aiplatform.v1.CancelCustomJobRequest;
+import com.google.cloud.aiplatform.v1.CreateCustomJobRequest;
+import com.google.cloud.aiplatform.v1.CustomJob;
+import com.google.cloud.aiplatform.v1.JobState;
+import com.google.cloud.aiplatform.v1.ListCustomJobsRequest;
+import io.grpc.Status;
+import io.trainyard.spi.BackendContext;
+import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.LogQuery;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The backend's real JobServiceClient, over plaintext gRPC, against {@link FakeJobService}. */
+class VertexBackendIT {
+  private static final String PARENT = "projects/ml-prod/locations/us-central1";
+  private static FakeJobService vertex;
+  private static VertexBackend backend;
+
+  @BeforeAll
+  static void open() throws Exception {
+    vertex = new FakeJobService();
+    var config = TestJobs.localConfig(vertex.endpoint(), "");
+    var context = new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+    backend = (VertexBackend) new VertexBackendFactory().create(config, context);
+  }
+
+  @AfterAll
+  static void close() {
+    backend.close();
+    vertex.close();
+  }
+
+  private static BackendJob job(boolean spot) {
+    var spec = TestJobs.spec(TestJobs.FULL_SPEC);
+    var placement =
+        backend.placements(spec).placements().stream().filter(p -> p.spot() == spot).findFirst();
+    return TestJobs.job(spec, placement.get());
+  }
+
+  private static CustomJob created(BackendJob job) {
+    return vertex.received(CreateCustomJobRequest.class).stream()
+        .map(CreateCustomJobRequest::getCustomJob)
+        .filter(j -> j.getDisplayName().equals(job.objectName()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void submitCreatesOneWorkerPoolPerRoleUnderTheProject() {
+    var job = job(true);
+
+    var ref = backend.submit(job);
+
+    var request =
+        vertex.received(CreateCustomJobRequest.class).stream()
+            .filter(r -> r.getCustomJob().getDisplayName().equals(job.objectName()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(request.getParent()).isEqualTo(PARENT);
+    var sent = request.getCustomJob();
+    assertThat(sent.getJobSpec().getWorkerPoolSpecsList())
+        .extracting(p -> p.getMachineSpec().getMachineType(), p -> p.getReplicaCount())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("a2-highgpu-8g", 1L),
+            org.assertj.core.groups.Tuple.tuple("a2-highgpu-8g", 2L));
+    assertThat(sent.getJobSpec().getScheduling().getStrategy().name()).isEqualTo("SPOT");
+    assertThat(sent.getLabelsMap()).containsEntry("trainyard-job-id", job.jobId());
+    assertThat(ref.name()).isEqualTo(job.objectName());
+    assertThat(ref.attributes().get("resource")).startsWith(PARENT + "/customJobs/");
+    assertThat(ref.attributes().get("pools")).isEqualTo("master:1:0,worker:2:0");
+  }
+
+  @Test
+  void aSecondSubmitOfTheAttemptAdoptsTheFirstJob() {
+    var job = job(false);
+
+    var first = backend.submit(job);
+    var second = backend.submit(job);
+
+    assertThat(second).isEqualTo(first);
+    assertThat(vertex.jobs())
+        .filteredOn(j -> j.getDisplayName().equals(job.objectName()))
+        .hasSize(1);
+    assertThat(vertex.received(ListCustomJobsRequest.class))
+        .anySatisfy(
+            r ->
+                assertThat(r.getFilter())
+                    .isEqualTo(
+                        "labels.trainyard-job-id=\""
+                            + job.jobId()
+                            + "\" AND labels.trainyard-attempt=\"1\""));
+  }
+
+  @Test
+  void anAttemptStartedFromAnotherSpecIsRefused() {
+    var job = job(false);
+    backend.submit(job);
+    var changed =
+        new BackendJob(
+            job.jobId(),
+            1,
+            job.team(),
+            job.owner(),
+            job.name(),
+            job.spec(),
+            "cd".repeat(32),
+            job.placement(),
+            Map.of());
+
+    assertThatThrownBy(() -> backend.submit(changed))
+        .isInstanceOf(io.trainyard.spi.BackendException.Rejected.class)
+        .hasMessageContaining("was started from a different spec");
+  }
+
+  @Test
+  void statusFollowsTheJobAndAFailureKeepsTheError() {
+    var ref = backend.submit(job(false));
+    var resource = ref.attributes().get("resource");
+    assertThat(backend.status(ref).phase()).isEqualTo(BackendPhase.ADMITTING);
+
+    vertex.move(resource, JobState.JOB_STATE_RUNNING, null);
+    var running = backend.status(ref);
+    vertex.move(resource, JobState.JOB_STATE_FAILED, "The replica workerpool1-0 exited with 1.");
+    var failed = backend.status(ref);
+
+    assertThat(running.phase()).isEqualTo(BackendPhase.RUNNING);
+    assertThat(running.startedAt()).isNotNull();
+    assertThat(failed.phase()).isEqualTo(BackendPhase.FAILED);
+    assertThat(failed.reason()).isEqualTo("The replica workerpool1-0 exited with 1.");
+    assertThat(failed.endedAt()).isNotNull();
+  }
+
+  @Test
+  void aSucceededJobSucceeds() {
+    var ref = backend.submit(job(false));
+    vertex.move(ref.attributes().get("resource"), JobState.JOB_STATE_RUNNING, null);
+    vertex.move(ref.attributes().get("resource"), JobState.JOB_STATE_SUCCEEDED, null);
+
+    assertThat(backend.status(ref).phase()).isEqualTo(BackendPhase.SUCCEEDED);
+  }
+
+  @Test
+  void cancelCancelsAndIsIdempotent() {
+    var ref = backend.submit(job(false));
+    var resource = ref.attributes().get("resource");
+    vertex.move(resource, JobState.JOB_STATE_RUNNING, null);
+
+    backend.cancel(ref);
+    var cancelling = backend.status(ref);
+    vertex.move(resource, JobState.JOB_STATE_CANCELLED, null);
+
+    assertThat(vertex.received(CancelCustomJobRequest.class))
+        .anySatisfy(r -> assertThat(r.getName()).isEqualTo(resource));
+    assertThat(cancelling.phase()).isEqualTo(BackendPhase.RUNNING);
+    assertThat(backend.status(ref).phase()).isEqualTo(BackendPhase.STOPPED);
+    backend.cancel(ref); // FAILED_PRECONDITION from Vertex: it has ended, which is what we want
+    backend.cancel(
+        new ExternalRef("vx-test", "ty-x-a1", Map.of("resource", PARENT + "/customJobs/1")));
+  }
+
+  @Test
+  void logsPointToCloudLoggingAndSaySo() throws Exception {
+    var ref = backend.submit(job(false));
+    var id = ref.attributes().get("resource").replaceFirst(".*/", "");
+
+    try (var all = backend.logs(ref, LogQuery.ALL);
+        var worker = backend.logs(ref, new LogQuery("worker-1", null, true))) {
+      var line = all.next().orElseThrow();
+      assertThat(line.text())
+          .contains("Vertex AI has no log API")
+          .contains("resource.labels.job_id=\"" + id + "\"")
+          .contains("https://console.cloud.google.com/logs/query;query=")
+          .contains("?project=ml-prod");
+      assertThat(all.next()).isEmpty();
+      assertThat(worker.next().orElseThrow().text())
+          .contains("labels.\"ml.googleapis.com/task_name\"=\"workerpool1-1\"");
+      assertThat(worker.next()).isEmpty();
+    }
+    assertThatThrownBy(() -> backend.logs(ref, new LogQuery("worker-9", null, false)))
+        .isInstanceOf(io.trainyard.spi.BackendException.NotFound.class);
+  }
+
+  @Test
+  void aReferenceWithoutItsResourceNameIsFoundByDisplayName() {
+    var ref = backend.submit(job(false));
+
+    var bare = new ExternalRef(ref.backendId(), ref.name(), Map.of());
+
+    assertThat(backend.status(bare).phase()).isEqualTo(BackendPhase.ADMITTING);
+  }
+
+  @ParameterizedTest(name = "{0} -> {2}")
+  @CsvSource({
+    "RESOURCE_EXHAUSTED, Quota exceeded for aiplatform.googleapis.com/custom_model_training_nvidia_a100_gpus, CapacityUnavailable",
+    "INVALID_ARGUMENT, Machine type a2-highgpu-8g is not supported, Rejected",
+    "UNAUTHENTICATED, Request had invalid authentication credentials, Unauthenticated",
+    "PERMISSION_DENIED, Permission aiplatform.customJobs.create denied, Unauthenticated",
+    "UNAVAILABLE, The service is currently unavailable, Retryable",
+    "DEADLINE_EXCEEDED, Deadline exceeded, Retryable",
+  })
+  void createErrorsAreTranslatedAtTheEdge(Status.Code code, String words, String expected) {
+    vertex.failNext("CreateCustomJob", code, words);
+
+    assertThatThrownBy(() -> backend.submit(job(false)))
+        .satisfies(e -> assertThat(e.getClass().getSimpleName()).isEqualTo(expected))
+        .hasMessageContaining(code.name())
+        .hasMessageContaining(words);
+  }
+
+  @Test
+  void aJobThatIsGoneIsNotFoundAndAnOutageIsRetryable() {
+    var gone = new ExternalRef("vx-test", "ty-x-a1", Map.of("resource", PARENT + "/customJobs/1"));
+
+    assertThatThrownBy(() -> backend.status(gone))
+        .isInstanceOf(io.trainyard.spi.BackendException.NotFound.class)
+        .hasMessageContaining("not found");
+    var ref = backend.submit(job(false));
+    vertex.failNext("GetCustomJob", Status.Code.UNAVAILABLE, "connection reset");
+    assertThatThrownBy(() -> backend.status(ref))
+        .isInstanceOf(io.trainyard.spi.BackendException.Retryable.class)
+        .hasMessageContaining("connection reset");
+  }
+
+  @Test
+  void healthListsOneJobAndTurnsUnhealthyOnRefusedCredentials() {
+    assertThat(backend.health().healthy()).isTrue();
+
+    vertex.failNext("ListCustomJobs", Status.Code.UNAUTHENTICATED, "invalid credentials");
+    var refused = backend.health();
+
+    assertThat(refused.healthy()).isFalse();
+    assertThat(refused.message()).contains("UNAUTHENTICATED").contains("invalid credentials");
+    assertThat(vertex.received(ListCustomJobsRequest.class))
+        .anySatisfy(r -> assertThat(r.getPageSize()).isEqualTo(1));
+  }
+}
