@@ -127,7 +127,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var auth = new AuthSetup(config.getAuth(), config.dataPath(), teams, clock);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
-    var stepper = new JobStepper(store, backends, json, service::route, teams::budget, clock);
+    var stepper = new JobStepper(store, backends, json, service::route, teams, clock);
     var reconcilerConfig = config.getReconciler();
     var reconciler =
         new Reconciler(

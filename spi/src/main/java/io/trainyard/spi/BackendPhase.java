@@ -10,9 +10,14 @@ public enum BackendPhase {
   SUCCEEDED,
   FAILED,
   /** Stopped on request. */
-  STOPPED;
+  STOPPED,
+  /**
+   * The backend gave up on admitting the attempt (pods pending on quota, held by Kueue past the
+   * backend's admission timeout) and removed it: the job fails over to its next offer.
+   */
+  REFUSED;
 
   public boolean isTerminal() {
-    return this == SUCCEEDED || this == FAILED || this == STOPPED;
+    return this == SUCCEEDED || this == FAILED || this == STOPPED || this == REFUSED;
   }
 }

@@ -96,6 +96,14 @@ public final class TeamDirectory {
     return new Budget(config.monthlyBudgetUsd(), policy);
   }
 
+  /**
+   * What a backend needs to know of the team for a job: {@code namespace}, the team's namespace on
+   * that backend (its config's {@code namespaces}, else the team's name).
+   */
+  public Map<String, String> settings(String team, String backendId) {
+    return Map.of("namespace", config(team).namespaces().getOrDefault(backendId, team));
+  }
+
   /** The team's residency regions; empty = any. */
   public List<String> regions(String team) {
     return config(team).regions();

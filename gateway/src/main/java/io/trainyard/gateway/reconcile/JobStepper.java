@@ -1,12 +1,12 @@
 package io.trainyard.gateway.reconcile;
 
-import io.trainyard.cost.Budget;
 import io.trainyard.cost.RoutingDecision;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.jobs.StoredJson;
+import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -20,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,25 +48,25 @@ public final class JobStepper {
   private final BackendRegistry backends;
   private final StoredJson json;
   private final Router router;
-  private final Function<String, Budget> budgets;
+  private final TeamDirectory teams;
   private final Clock clock;
 
   /**
    * @param router re-quotes QUEUED jobs
-   * @param budgets a team's budget, or null when it has none
+   * @param teams budgets and per-backend settings (namespaces) of teams
    */
   public JobStepper(
       JobStore store,
       BackendRegistry backends,
       StoredJson json,
       Router router,
-      Function<String, Budget> budgets,
+      TeamDirectory teams,
       Clock clock) {
     this.store = store;
     this.backends = backends;
     this.json = json;
     this.router = router;
-    this.budgets = budgets;
+    this.teams = teams;
     this.clock = clock;
   }
 
@@ -121,7 +120,7 @@ public final class JobStepper {
             now(),
             JobEvent.STATE,
             "PENDING: re-quoted, routed to " + offer.get().backendId());
-    var over = store.promote(next, job.version(), owner, event, budgets.apply(job.team()));
+    var over = store.promote(next, job.version(), owner, event, teams.budget(job.team()));
     if (over.isPresent()) {
       stillQueued(job, owner, over.get().reason());
     }
@@ -153,7 +152,7 @@ public final class JobStepper {
             spec.spec(),
             job.specHash(),
             offer.placement(),
-            Map.of());
+            teams.settings(job.team(), job.backendId()));
     try {
       var ref = backend.submit(attempt);
       var next =
@@ -177,12 +176,20 @@ public final class JobStepper {
     var nextIndex = job.offerIndex() + 1;
     var next = decision.offer(nextIndex);
     if (next.isEmpty()) {
+      if (job.state() == JobState.SUBMITTED) {
+        // Only PENDING may be queued: step back first, as the table requires.
+        job = writeAndReload(job, owner, job.withState(JobState.PENDING, why, now()));
+        if (job == null) {
+          return;
+        }
+      }
       write(job, owner, job.withState(JobState.QUEUED, why + "; no other offer", now()));
       return;
     }
     var offer = next.get();
     var moved =
         job.toBuilder()
+            .state(JobState.PENDING)
             .attempt(job.attempt() + 1)
             .offerIndex(nextIndex)
             .backendId(offer.backendId())
@@ -222,6 +229,19 @@ public final class JobStepper {
   }
 
   private void apply(JobRow job, String owner, BackendStatus status) {
+    if (status.phase() == BackendPhase.REFUSED && job.state() != JobState.CANCELLING) {
+      var decision = json.read(job.decisionJson(), RoutingDecision.class);
+      var why = job.backendId() + " did not admit it: " + status.reason();
+      if (job.state() == JobState.RUNNING) {
+        // RUNNING may only go back to SUBMITTED; the failover proper happens from there.
+        job = writeAndReload(job, owner, job.withState(JobState.SUBMITTED, why, now()));
+        if (job == null) {
+          return;
+        }
+      }
+      failOver(job, owner, decision, why);
+      return;
+    }
     var target = target(job.state(), status.phase());
     if (target == job.state()) {
       if (status.restarts() != job.restarts()) {
@@ -263,7 +283,7 @@ public final class JobStepper {
       return switch (phase) {
         case SUCCEEDED -> JobState.SUCCEEDED;
         case FAILED -> JobState.FAILED;
-        case STOPPED -> JobState.CANCELLED;
+        case STOPPED, REFUSED -> JobState.CANCELLED;
         default -> JobState.CANCELLING;
       };
     }
@@ -272,6 +292,7 @@ public final class JobStepper {
       case RUNNING -> JobState.RUNNING;
       case SUCCEEDED -> JobState.SUCCEEDED;
       case FAILED, STOPPED -> JobState.FAILED;
+      case REFUSED -> throw new IllegalStateException("a refused attempt fails over");
     };
   }
 

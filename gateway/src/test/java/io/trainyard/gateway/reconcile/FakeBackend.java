@@ -51,6 +51,7 @@ final class FakeBackend implements TrainingBackend {
   final Map<String, AtomicInteger> submitCalls = new ConcurrentHashMap<>();
   final Map<String, AtomicInteger> created = new ConcurrentHashMap<>();
   final List<String> cancelled = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
   volatile Answer answer = Answer.ACCEPT;
 
   FakeBackend(String id, String usdPerHour) {
@@ -109,6 +110,7 @@ final class FakeBackend implements TrainingBackend {
   @Override
   public ExternalRef submit(BackendJob job) {
     var name = job.objectName();
+    settings.put(name, job.settings());
     submitCalls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
     switch (answer) {
       case NO_CAPACITY -> throw new BackendException.CapacityUnavailable("no nodes free", null);

@@ -169,6 +169,34 @@ abstract class ReconcilerContract {
   }
 
   @Test
+  void anAttemptTheBackendDidNotAdmitFailsOverThenQueues() {
+    var job = submit("not-admitted");
+    var r = reconciler("a");
+    r.passOnce();
+    cheap.phase(ObjectNames.of(job.id(), 1), BackendPhase.REFUSED);
+    r.passOnce();
+    var moved = find(job);
+    assertThat(moved.state()).isEqualTo(JobState.PENDING);
+    assertThat(moved.attempt()).isEqualTo(2);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.reason()).contains("cheap did not admit it");
+
+    r.passOnce();
+    dear.phase(ObjectNames.of(job.id(), 2), BackendPhase.REFUSED);
+    r.passOnce();
+    var queued = find(job);
+    assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+    assertThat(queued.reason()).contains("dear did not admit it").contains("no other offer");
+  }
+
+  @Test
+  void theTeamsNamespaceReachesTheBackend() {
+    var job = submit("namespaced");
+    reconciler("a").passOnce();
+    assertThat(cheap.settings.get(ObjectNames.of(job.id(), 1))).containsEntry("namespace", "nlp");
+  }
+
+  @Test
   void whenEveryOfferRefusesTheJobIsQueued() {
     cheap.answer = FakeBackend.Answer.NO_CAPACITY;
     dear.answer = FakeBackend.Answer.NO_CAPACITY;
@@ -237,7 +265,7 @@ abstract class ReconcilerContract {
     assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
 
     // Replica a wakes up with its old row and tries to move the job along.
-    new JobStepper(store, registry, json, service::route, teams::budget, clock).step(stale, "a");
+    new JobStepper(store, registry, json, service::route, teams, clock).step(stale, "a");
     var after = find(job);
     assertThat(after.state()).isEqualTo(JobState.SUBMITTED);
     assertThat(after.leaseOwner()).isEqualTo("b");
@@ -388,7 +416,7 @@ abstract class ReconcilerContract {
   private Reconciler reconciler(String owner) {
     return new Reconciler(
         store,
-        new JobStepper(store, registry, json, service::route, teams::budget, clock),
+        new JobStepper(store, registry, json, service::route, teams, clock),
         registry,
         new Reconciler.Settings(owner, LEASE, Duration.ofSeconds(1), 100),
         clock);
