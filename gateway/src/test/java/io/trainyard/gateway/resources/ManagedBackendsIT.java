@@ -1,0 +1,219 @@
+package io.trainyard.gateway.resources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.cloud.aiplatform.v1.JobState;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.grpc.Status;
+import io.trainyard.auth.DevIssuer;
+import io.trainyard.backend.sagemaker.SageMakerStub;
+import io.trainyard.backend.vertex.FakeJobService;
+import io.trainyard.gateway.TrainyardApplication;
+import io.trainyard.gateway.TrainyardConfiguration;
+import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.testing.GatewayClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The same spec through the gateway to SageMaker and Vertex AI: the real SDK clients against a
+ * local server speaking SageMaker's JSON protocol and an in-process Vertex JobService, which the
+ * test moves through the platforms' states.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ManagedBackendsIT {
+  private static final Path DIR = tempDir();
+  private static final SageMakerStub SAGEMAKER = start(SageMakerStub::new);
+  private static final FakeJobService VERTEX = start(FakeJobService::new);
+
+  static final DropwizardAppExtension<TrainyardConfiguration> APP =
+      new DropwizardAppExtension<>(TrainyardApplication.class, writeConfig());
+
+  private static GatewayClient client;
+  private static String token;
+
+  @BeforeAll
+  static void connect() {
+    client = new GatewayClient(APP.getLocalPort());
+    token =
+        DevIssuer.loadOrCreate(DIR, AuthConfig.DEV_ISSUER)
+            .mint("mia", Set.of("ml"), Set.of("trainer"), Duration.ofHours(1));
+  }
+
+  @AfterAll
+  static void stop() {
+    SAGEMAKER.close();
+    VERTEX.close();
+  }
+
+  @Test
+  void aJobPinnedToSageMakerRunsToSuccess() {
+    var job = submit("sm-ok", "[sm]");
+    var name = awaitState(job, "SUBMITTED").get("objectName").asText();
+    SAGEMAKER.move(name, "InProgress", "Training", null);
+    awaitState(job, "RUNNING");
+    SAGEMAKER.move(name, "Completed", "Completed", null);
+    assertThat(awaitState(job, "SUCCEEDED").get("backend").asText()).isEqualTo("sm");
+    var created = SAGEMAKER.calls("CreateTrainingJob").get(0).body();
+    assertThat(created.path("ResourceConfig").path("InstanceType").asText()).startsWith("ml.");
+  }
+
+  @Test
+  void aFailedSageMakerJobCarriesThePlatformsReason() {
+    var job = submit("sm-fails", "[sm]");
+    var name = awaitState(job, "SUBMITTED").get("objectName").asText();
+    SAGEMAKER.move(name, "Failed", "Failed", "AlgorithmError: loss is NaN at step 120");
+    var failed = awaitState(job, "FAILED");
+    assertThat(failed.get("reason").asText()).contains("loss is NaN at step 120");
+  }
+
+  @Test
+  void aJobPinnedToVertexRunsToSuccessAndACancelStopsAnother() {
+    var job = submit("vx-ok", "[vx]");
+    var resource = vertexJob(awaitState(job, "SUBMITTED"));
+    VERTEX.move(resource, JobState.JOB_STATE_RUNNING, null);
+    awaitState(job, "RUNNING");
+    VERTEX.move(resource, JobState.JOB_STATE_SUCCEEDED, null);
+    awaitState(job, "SUCCEEDED");
+
+    var doomed = submit("vx-cancel", "[vx]");
+    var other = vertexJob(awaitState(doomed, "SUBMITTED"));
+    VERTEX.move(other, JobState.JOB_STATE_RUNNING, null);
+    awaitState(doomed, "RUNNING");
+    assertThat(client.delete("/v1/jobs/" + doomed, token).status()).isEqualTo(202);
+    awaitState(doomed, "CANCELLING");
+    VERTEX.move(other, JobState.JOB_STATE_CANCELLED, null);
+    awaitState(doomed, "CANCELLED");
+  }
+
+  @Test
+  void aCapacityRefusalFailsOverToTheNextOffer() {
+    // Vertex's n1-standard-4 is the cheapest offer; it refuses, SageMaker takes the job.
+    VERTEX.failNext("CreateCustomJob", Status.Code.RESOURCE_EXHAUSTED, "no n1 capacity");
+    var job = submit("fail-over", "[]");
+    var moved = awaitState(job, "SUBMITTED");
+    assertThat(moved.get("backend").asText()).isEqualTo("sm");
+    assertThat(moved.get("attempt").asInt()).isEqualTo(2);
+    var events = client.get("/v1/jobs/" + job + "/events", token).body();
+    assertThat(events).contains("FAILOVER").contains("no n1 capacity");
+  }
+
+  /** The Vertex resource of an attempt: its display name is the attempt's object name. */
+  private static String vertexJob(JsonNode job) {
+    var objectName = job.get("objectName").asText();
+    return VERTEX.jobs().stream()
+        .filter(j -> j.getDisplayName().equals(objectName))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no Vertex job named " + objectName))
+        .getName();
+  }
+
+  private static String submit(String name, String backends) {
+    var spec =
+        """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: %s}
+        spec:
+          framework: pytorch
+          image: registry.example.com/train:1
+          command: [python, train.py]
+          resources: {cpus: 2, memory: 8Gi}
+          replicas: {master: 1}
+          placement: {backends: %s}
+        """
+            .formatted(name, backends);
+    var answer = client.post("/v1/jobs", token, "application/yaml", spec);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+    return answer.json().get("id").asText();
+  }
+
+  private static JsonNode awaitState(String id, String state) {
+    var deadline = Instant.now().plusSeconds(60);
+    JsonNode job = null;
+    while (Instant.now().isBefore(deadline)) {
+      job = client.get("/v1/jobs/" + id, token).json();
+      if (job.get("state").asText().equals(state)) {
+        return job;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new AssertionError("job " + id + " never reached " + state + "; last: " + job);
+  }
+
+  private interface Starter<T> {
+    T start() throws IOException;
+  }
+
+  private static <T> T start(Starter<T> starter) {
+    try {
+      return starter.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("trainyard-managed");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String writeConfig() {
+    var yaml =
+        """
+        dataDir: %s
+        auth: {mode: dev}
+        reconciler: {resyncInterval: 200ms}
+        server:
+          applicationConnectors: [{type: http, port: 0, bindHost: 127.0.0.1}]
+          adminConnectors: [{type: http, port: 0}]
+        teams:
+          ml: {backends: [sm, vx]}
+        backends:
+          - type: sagemaker
+            id: sm
+            region: us-east-1
+            roleArn: arn:aws:iam::123456789012:role/trainyard
+            outputPath: s3://ml-out/trainyard/
+            endpoint: %s
+            accessKeyId: test
+            secretAccessKey: test
+            maxAttempts: 1
+            logPollInterval: 100ms
+          - type: vertex
+            id: vx
+            region: us-central1
+            project: ml-prod
+            baseOutputDirectory: gs://ml-out/trainyard
+            endpoint: %s
+            plaintext: true
+        """
+            .formatted(DIR, SAGEMAKER.endpoint(), VERTEX.endpoint());
+    try {
+      var file = DIR.resolve("trainyard.yml");
+      Files.writeString(file, yaml);
+      return file.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
