@@ -1,0 +1,24 @@
+package io.trainyard.audit;
+
+/**
+ * The actions the gateway records, by name. Actions are plain strings in records ({@code
+ * area.verb}), so that a verifier or an older replica reads events a newer one wrote; these
+ * constants keep the writers' spelling in one place.
+ */
+public final class AuditActions {
+  public static final String AUTH_FAILURE = "auth.failure";
+  public static final String JOB_SUBMIT = "job.submit";
+  public static final String JOB_ROUTE = "job.route";
+  public static final String JOB_STATE = "job.state";
+  public static final String JOB_CANCEL = "job.cancel";
+  public static final String JOB_LOGS = "job.logs";
+  public static final String BACKEND_SUBMIT = "backend.submit";
+  public static final String BACKEND_ADOPT = "backend.adopt";
+  public static final String BACKEND_FAILOVER = "backend.failover";
+  public static final String AUDIT_EXPORT = "audit.export";
+  public static final String AUDIT_GAP = "audit.gap";
+  public static final String CONFIG_START = "config.start";
+  public static final String IDP_BOOTSTRAP = "idp.bootstrap";
+
+  private AuditActions() {}
+}
