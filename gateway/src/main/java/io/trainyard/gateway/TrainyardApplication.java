@@ -24,6 +24,8 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.pricing.PriceRefreshSchedule;
+import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.Reconciler;
@@ -113,6 +115,12 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
     var backends =
         new BackendRegistry(config.getBackends(), prices.catalog(), config.dataPath(), clock);
+    var refresh = config.getPricing().getRefresh();
+    var priceSchedule =
+        new PriceRefreshSchedule(
+            prices, PriceRefreshers.from(refresh), refresh.every().toJavaDuration(), clock);
+    environment.lifecycle().manage(priceSchedule);
+    environment.healthChecks().register("prices", priceSchedule);
     environment.lifecycle().manage(backends);
     for (var entry : backends.all()) {
       environment
