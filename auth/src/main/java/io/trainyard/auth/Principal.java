@@ -15,6 +15,9 @@ import java.util.TreeSet;
  * @param teams the caller's groups that the gateway knows as teams, sorted
  * @param roles the caller's realm roles that the gateway knows
  * @param client the OAuth client the token was issued to ({@code azp}), or null
+ * @param serviceAccount whether the caller is a client acting for itself (OAuth client credentials,
+ *     e.g. a CI pipeline) rather than a person; it is authorized like a user, by its realm roles
+ *     and groups
  */
 public record Principal(
     String subject,
@@ -22,7 +25,8 @@ public record Principal(
     String email,
     Set<String> teams,
     Set<Role> roles,
-    String client) {
+    String client,
+    boolean serviceAccount) {
 
   public Principal {
     Objects.requireNonNull(subject, "subject");
@@ -33,6 +37,17 @@ public record Principal(
     var roleCopy = EnumSet.noneOf(Role.class);
     roleCopy.addAll(Objects.requireNonNull(roles, "roles"));
     roles = Collections.unmodifiableSet(roleCopy);
+  }
+
+  /** A person's principal. */
+  public Principal(
+      String subject,
+      String username,
+      String email,
+      Set<String> teams,
+      Set<Role> roles,
+      String client) {
+    this(subject, username, email, teams, roles, client, false);
   }
 
   public boolean has(Role role) {

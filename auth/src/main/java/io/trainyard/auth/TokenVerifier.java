@@ -41,9 +41,9 @@ import java.util.function.Predicate;
  * within the clock skew; {@code sub} present.
  *
  * <p>Thread-safe; one instance serves all requests. Caching and refreshing keys on an unknown
- * {@code kid} is the {@link JWKSource}'s job (Nimbus's {@code JWKSourceBuilder} does both). Nothing
- * here logs: failures are thrown as {@link TokenRejectedException}, whose message is for the
- * caller's log and never contains the token.
+ * {@code kid} is the {@link JWKSource}'s job ({@link OidcKeySource} does both, rate limited).
+ * Nothing here logs: failures are thrown as {@link TokenRejectedException}, whose message is for
+ * the caller's log and never contains the token.
  */
 public final class TokenVerifier {
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(30);
@@ -237,7 +237,16 @@ public final class TokenVerifier {
         stringClaim(claims, "email"),
         teams(claims.getClaim(groupsClaim)),
         realmRoles(claims.getClaim("realm_access")),
-        stringClaim(claims, "azp"));
+        stringClaim(claims, "azp"),
+        isServiceAccount(claims));
+  }
+
+  /**
+   * Keycloak marks client-credentials tokens with the client's id ({@code client_id} since 25,
+   * {@code clientId} before); a person's token never carries either.
+   */
+  private static boolean isServiceAccount(JWTClaimsSet claims) {
+    return stringClaim(claims, "client_id") != null || stringClaim(claims, "clientId") != null;
   }
 
   // Informational claims of the wrong type are dropped rather than failing the request.

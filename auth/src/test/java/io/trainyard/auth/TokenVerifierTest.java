@@ -294,6 +294,25 @@ class TokenVerifierTest {
   }
 
   @Test
+  void aClientCredentialsTokenIsAServiceAccountWithItsRealmRolesAndGroups() {
+    var claims =
+        goodClaims()
+            .claim("azp", "ci-pipeline")
+            .claim("client_id", "ci-pipeline")
+            .claim("preferred_username", "service-account-ci-pipeline")
+            .claim("email", null);
+
+    var principal = verifier.verify(TOKENS.rs256(claims));
+
+    assertThat(principal.serviceAccount()).isTrue();
+    assertThat(principal.client()).isEqualTo("ci-pipeline");
+    assertThat(principal.username()).isEqualTo("service-account-ci-pipeline");
+    assertThat(principal.roles()).containsExactly(Role.TRAINER);
+    assertThat(principal.teams()).containsExactly("demo");
+    assertThat(verifier.verify(TOKENS.rs256(goodClaims())).serviceAccount()).isFalse();
+  }
+
+  @Test
   void usernameFallsBackToSubject() {
     var claims = goodClaims().claim("preferred_username", null).claim("email", null);
 

@@ -33,6 +33,15 @@ enum Command {
       Set.of("--timeout"),
       Set.of()),
   DEMO("demo", "", "Run an example job on a local gateway (from the repo root)", 0, 0),
+  LOGIN(
+      "login",
+      "[--issuer URL | --idp URL --realm R] [--client-id ID] [--password --user NAME]",
+      "Log in to the IdP (device login, or --password) and cache the token",
+      0,
+      0,
+      Set.of("--issuer", "--idp", "--realm", "--client-id", "--user"),
+      Set.of("--password")),
+  LOGOUT("logout", "", "Forget the cached login", 0, 0),
   HELP("help", "[COMMAND]", "Show this help, or a command's", 0, 1);
 
   private final String word;

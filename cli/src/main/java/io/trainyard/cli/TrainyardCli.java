@@ -1,6 +1,7 @@
 package io.trainyard.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -48,8 +49,17 @@ public final class TrainyardCli {
     if (line.command() == Command.DEMO) {
       return new DemoCommand(terminal, json).run();
     }
-    var jobs =
-        new JobCommands(new GatewayClient(line.url(), line.token(), json), terminal, line.output());
+    var idp = new IdpClient(json);
+    if (line.command() == Command.LOGIN || line.command() == Command.LOGOUT) {
+      var login = new LoginCommand(terminal, idp, Clock.systemUTC(), LoginCommand::sleep);
+      return line.command() == Command.LOGIN ? login.login(line) : login.logout();
+    }
+    // --token and TRAINYARD_TOKEN win; the cached login is the fall-back.
+    var token =
+        line.token() != null
+            ? line.token()
+            : new LoginSession(terminal.env(), idp, Clock.systemUTC()).bearerToken();
+    var jobs = new JobCommands(new GatewayClient(line.url(), token, json), terminal, line.output());
     return switch (line.command()) {
       case SUBMIT -> jobs.submit(line);
       case QUOTE -> jobs.quote(line);
@@ -57,7 +67,8 @@ public final class TrainyardCli {
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
-      case DEMO, HELP -> throw new IllegalStateException("handled above: " + line.command());
+      case DEMO, HELP, LOGIN, LOGOUT ->
+          throw new IllegalStateException("handled above: " + line.command());
     };
   }
 
@@ -90,7 +101,8 @@ public final class TrainyardCli {
 
         options:
           --url URL        the gateway (env TRAINYARD_URL, default http://127.0.0.1:8080)
-          --token TOKEN    bearer token (env TRAINYARD_TOKEN)
+          --token TOKEN    bearer token (env TRAINYARD_TOKEN; else the login cached by
+                           `trainyard login`, in $TRAINYARD_CONFIG_DIR or ~/.config/trainyard)
           --output FORMAT  table (default) or json: the gateway's answer as it came
 
         exit status: 0 ok, 1 the request or the job failed, 2 usage error,

@@ -14,6 +14,7 @@ import io.trainyard.cost.PriceCatalog;
 import io.trainyard.cost.Router;
 import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.backends.BackendRegistry;
+import io.trainyard.gateway.cli.BootstrapIdpCommand;
 import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobStore;
@@ -90,6 +91,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
           .registerSubtypes(new NamedType(factory.configClass(), factory.kind()));
     }
     bootstrap.addCommand(new DevTokenCommand());
+    bootstrap.addCommand(new BootstrapIdpCommand());
   }
 
   @Override
@@ -132,7 +134,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
 
     var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
     var teams = new TeamDirectory(config.getTeams(), devMode);
-    var auth = new AuthSetup(config.getAuth(), config.dataPath(), teams, clock);
+    var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
+    auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
     var stepper = new JobStepper(store, backends, json, service::route, teams, clock);
