@@ -48,6 +48,10 @@ public final class TrainyardCli {
     if (line.command() == Command.DEMO) {
       return new DemoCommand(terminal, json).run();
     }
+    if (line.command() == Command.AUDIT) {
+      // Offline: no gateway, no token.
+      return new AuditVerification(terminal, json, line.output()).run(line);
+    }
     var jobs =
         new JobCommands(new GatewayClient(line.url(), line.token(), json), terminal, line.output());
     return switch (line.command()) {
@@ -57,7 +61,7 @@ public final class TrainyardCli {
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
-      case DEMO, HELP -> throw new IllegalStateException("handled above: " + line.command());
+      case AUDIT, DEMO, HELP -> throw new IllegalStateException("handled above: " + line.command());
     };
   }
 
