@@ -37,11 +37,9 @@ public record ExportFilter(
 
   public boolean matches(AuditEvent event) {
     var actor = event.actor();
-    return (actors.isEmpty()
-            || actors.contains(actor.subject())
-            || actors.contains(actor.username()))
-        && (teams.isEmpty() || teams.contains(event.team()))
-        && (backends.isEmpty() || backends.contains(event.backend()))
+    return (actors.isEmpty() || has(actors, actor.subject()) || has(actors, actor.username()))
+        && (teams.isEmpty() || has(teams, event.team()))
+        && (backends.isEmpty() || has(backends, event.backend()))
         && (actions.isEmpty() || actions.stream().anyMatch(a -> actionMatches(a, event.action())))
         && (from == null || !event.time().isBefore(from))
         && (to == null || event.time().isBefore(to));
@@ -54,6 +52,11 @@ public record ExportFilter(
         && backends.isEmpty()
         && from == null
         && to == null;
+  }
+
+  /** Set.copyOf's sets throw on contains(null); an event without a team matches no team. */
+  private static boolean has(Set<String> values, String value) {
+    return value != null && values.contains(value);
   }
 
   private static boolean actionMatches(String pattern, String action) {

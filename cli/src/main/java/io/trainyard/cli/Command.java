@@ -32,6 +32,14 @@ enum Command {
       1,
       Set.of("--timeout"),
       Set.of()),
+  AUDIT(
+      "audit",
+      "verify PATH [--key-id HEX]",
+      "Verify an audit export offline; exit 0 only when every hash, link and signature holds",
+      2,
+      2,
+      Set.of("--key-id"),
+      Set.of()),
   DEMO("demo", "", "Run an example job on a local gateway (from the repo root)", 0, 0),
   LOGIN(
       "login",

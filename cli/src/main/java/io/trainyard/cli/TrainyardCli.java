@@ -49,6 +49,10 @@ public final class TrainyardCli {
     if (line.command() == Command.DEMO) {
       return new DemoCommand(terminal, json).run();
     }
+    if (line.command() == Command.AUDIT) {
+      // Offline: no gateway, no token.
+      return new AuditVerification(terminal, json, line.output()).run(line);
+    }
     var idp = new IdpClient(json);
     if (line.command() == Command.LOGIN || line.command() == Command.LOGOUT) {
       var login = new LoginCommand(terminal, idp, Clock.systemUTC(), LoginCommand::sleep);
@@ -67,7 +71,7 @@ public final class TrainyardCli {
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
-      case DEMO, HELP, LOGIN, LOGOUT ->
+      case AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };
   }

@@ -12,7 +12,10 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.trainyard.cost.CatalogPriceBook;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.cost.Router;
+import io.trainyard.gateway.audit.AuditKeys;
+import io.trainyard.gateway.audit.GatewayAudit;
 import io.trainyard.gateway.auth.AccessFeature;
+import io.trainyard.gateway.auth.SourceAddressFilter;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.cli.BootstrapIdpCommand;
 import io.trainyard.gateway.cli.DevTokenCommand;
@@ -30,17 +33,20 @@ import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.Reconciler;
+import io.trainyard.gateway.resources.AuditResource;
 import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.TeamsResource;
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.util.EnumSet;
 import org.glassfish.jersey.server.ServerProperties;
 
 /**
@@ -110,7 +116,23 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 config.getDatabase().toDataSourceFactory(config.dataPath()),
                 "database");
     new DatabaseMigrator().migrate(jdbi);
-    var store = new JobStore(jdbi, clock);
+    var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
+    var reconcilerConfig = config.getReconciler();
+    var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
+    // Managed before everything that writes events, so that the configuration's hash is the
+    // first event of this replica's run.
+    var audit =
+        new GatewayAudit(
+            config.getAudit(),
+            config,
+            environment.getObjectMapper(),
+            AuditKeys.load(config.getAudit(), config.dataPath(), devMode),
+            jdbi,
+            config.dataPath(),
+            owner,
+            clock);
+    environment.lifecycle().manage(audit);
+    var store = new JobStore(jdbi, clock, audit.jobs());
     var json = new StoredJson();
 
     var prices =
@@ -132,38 +154,47 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
               new BackendHealthCheck(backends, entry.config().id()));
     }
 
-    var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
     var teams = new TeamDirectory(config.getTeams(), devMode);
     var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
     var stepper = new JobStepper(store, backends, json, service::route, teams, clock);
-    var reconcilerConfig = config.getReconciler();
     var reconciler =
         new Reconciler(
             store,
             stepper,
             backends,
             new Reconciler.Settings(
-                reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner(),
+                owner,
                 reconcilerConfig.getLease().toJavaDuration(),
                 reconcilerConfig.getResyncInterval().toJavaDuration(),
                 reconcilerConfig.getBatchSize()),
             clock);
     environment.lifecycle().manage(reconciler);
 
+    environment
+        .servlets()
+        .addFilter("source-address", new SourceAddressFilter())
+        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     var jersey = environment.jersey();
     // Jersey holds back the first bytes of every answer to compute Content-Length, and a flush
     // does not release them; followed logs must reach the reader as they are written.
     jersey.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
     jersey.register(new RequestIds());
     jersey.register(new ApiExceptionMapper());
-    jersey.register(new AccessFeature(auth.verifier()::verify));
+    jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
     var reader = new SpecReader(config.getMaxSpecBytes());
     jersey.register(
         new JobsResource(
-            service, store, reader, new JobLogs(store, backends, json), reconciler::wakeUp, clock));
+            service,
+            store,
+            reader,
+            new JobLogs(store, backends, json),
+            reconciler::wakeUp,
+            audit.log(),
+            clock));
+    jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
     jersey.register(new QuotesResource(service, reader));
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));

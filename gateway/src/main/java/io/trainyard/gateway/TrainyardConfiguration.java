@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.logging.common.DefaultLoggingFactory;
+import io.trainyard.gateway.config.AuditConfig;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
 import io.trainyard.gateway.config.PricingConfig;
@@ -33,6 +34,7 @@ public class TrainyardConfiguration extends Configuration {
   @NotNull private List<BackendConfig> backends = new ArrayList<>();
   @Valid @NotNull private ReconcilerConfig reconciler = new ReconcilerConfig();
   @Valid @NotNull private PricingConfig pricing = new PricingConfig();
+  @Valid @NotNull private AuditConfig audit = new AuditConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -109,6 +111,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setPricing(PricingConfig pricing) {
     this.pricing = pricing;
+  }
+
+  @JsonProperty
+  public AuditConfig getAudit() {
+    return audit;
+  }
+
+  @JsonProperty
+  public void setAudit(AuditConfig audit) {
+    this.audit = audit;
   }
 
   @JsonProperty

@@ -36,14 +36,30 @@ public final class AccessFeature implements DynamicFeature {
   /** Said for every authentication failure, so the answer tells an attacker nothing. */
   static final String UNAUTHENTICATED = "a valid bearer token is required";
 
+  /** Hears of every refused token, e.g. to audit them (aggregated per source). */
+  @FunctionalInterface
+  public interface FailureListener {
+    /**
+     * @param sourceIp where the request came from, or null
+     * @param reason a short code: {@code missing}, or the auth module's error code
+     */
+    void refused(String sourceIp, String reason);
+  }
+
   private final Function<String, Principal> verifier;
+  private final FailureListener failures;
 
   /**
    * @param verifier verifies a bearer token, throwing {@link TokenRejectedException} when it is not
    *     acceptable
    */
   public AccessFeature(Function<String, Principal> verifier) {
+    this(verifier, (sourceIp, reason) -> {});
+  }
+
+  public AccessFeature(Function<String, Principal> verifier, FailureListener failures) {
     this.verifier = verifier;
+    this.failures = failures;
   }
 
   @Override
@@ -115,8 +131,12 @@ public final class AccessFeature implements DynamicFeature {
 
     private Caller authenticate(ContainerRequestContext request) {
       var header = request.getHeaderString("Authorization");
-      var source = http == null ? null : http.getRemoteAddr();
+      var source =
+          http != null
+              ? http.getRemoteAddr()
+              : (String) request.getProperty(SourceAddressFilter.ATTRIBUTE);
       if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        failures.refused(source, "missing");
         throw new ApiException(ErrorCode.UNAUTHENTICATED, UNAUTHENTICATED);
       }
       try {
@@ -130,6 +150,7 @@ public final class AccessFeature implements DynamicFeature {
         }
         // The reason is for operators; the caller hears the same words every time.
         LOG.info("token refused from {}: {}", source, e.getMessage());
+        failures.refused(source, e.code().name());
         throw new ApiException(ErrorCode.UNAUTHENTICATED, UNAUTHENTICATED);
       }
     }

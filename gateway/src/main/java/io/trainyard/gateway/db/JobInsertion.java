@@ -1,5 +1,6 @@
 package io.trainyard.gateway.db;
 
+import io.trainyard.audit.AuditActor;
 import io.trainyard.cost.Budget;
 import io.trainyard.spi.JobState;
 import java.sql.SQLException;
@@ -29,13 +30,24 @@ final class JobInsertion {
   private final JobEvent event;
   private final IdempotencyKey key;
   private final Budget budget;
+  private final JobAudit audit;
+  private final AuditActor actor;
 
-  JobInsertion(Jdbi jdbi, JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget) {
+  JobInsertion(
+      Jdbi jdbi,
+      JobRow job,
+      JobEvent event,
+      IdempotencyKey keyOrNull,
+      Budget budget,
+      JobAudit audit,
+      AuditActor actor) {
     this.jdbi = jdbi;
     this.job = job;
     this.event = event;
     this.key = keyOrNull;
     this.budget = budget;
+    this.audit = audit;
+    this.actor = actor;
   }
 
   InsertResult run(Supplier<Instant> now) {
@@ -80,6 +92,7 @@ final class JobInsertion {
       var verdict = TeamLedger.lockAndCheck(h, job.team(), budget, job.estimatedUsd(), now);
       if (!verdict.fits()) {
         if (budget.overBudget() == Budget.OverBudget.REFUSE) {
+          audit.refused(h, job, actor, verdict.reason());
           return new InsertResult.OverBudget(verdict);
         }
         // Queued without a backend: it is re-quoted when the budget leaves room.
@@ -106,6 +119,7 @@ final class JobInsertion {
           .execute();
     }
     JobStore.insertEvents(h, List.of(first));
+    audit.submitted(h, stored, actor);
     return new InsertResult.Created(stored);
   }
 

@@ -1,5 +1,6 @@
 package io.trainyard.gateway.db;
 
+import io.trainyard.audit.AuditActor;
 import io.trainyard.cost.Budget;
 import io.trainyard.cost.MonthlySpend;
 import io.trainyard.spi.JobState;
@@ -46,10 +47,20 @@ public final class JobStore {
 
   private final Jdbi jdbi;
   private final Clock clock;
+  private final JobAudit audit;
 
+  /** A store that audits nothing: for tests of the job tables alone. */
   public JobStore(Jdbi jdbi, Clock clock) {
+    this(jdbi, clock, JobAudit.NONE);
+  }
+
+  /**
+   * @param audit writes the audit events of every change in the change's own transaction
+   */
+  public JobStore(Jdbi jdbi, Clock clock, JobAudit audit) {
     this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.audit = Objects.requireNonNull(audit, "audit");
   }
 
   /**
@@ -69,11 +80,26 @@ public final class JobStore {
    * @param budget the team's budget; null when it has none
    */
   public InsertResult insert(JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget) {
+    var owner = new AuditActor(job.ownerSubject(), job.ownerUsername(), null, null, null);
+    return insert(job, event, keyOrNull, budget, owner);
+  }
+
+  /**
+   * As {@link #insert(JobRow, JobEvent, IdempotencyKey, Budget)}, auditing the submission (or its
+   * refusal for budget) as {@code actor}'s in the same transaction.
+   */
+  public InsertResult insert(
+      JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget, AuditActor actor) {
     requireEventOf(job, event);
     if (budget != null) {
       TeamLedger.ensureTeam(jdbi, job.team(), now());
     }
-    return new JobInsertion(jdbi, job, event, keyOrNull, budget).run(this::now);
+    return new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor).run(this::now);
+  }
+
+  /** Audits a submission that was refused before anything could be stored (no offer). */
+  public void refused(JobRow attempted, AuditActor actor, String reason) {
+    jdbi.useTransaction(h -> audit.refused(h, attempted, actor, reason));
   }
 
   public Optional<JobRow> find(String id) {
@@ -148,15 +174,30 @@ public final class JobStore {
             if (won.size() == max) {
               break;
             }
+            // Taking over an attempt another replica was following is an adoption, audited
+            // with the lease it changes.
+            boolean takeover =
+                candidate.leaseOwner() != null
+                    && !candidate.leaseOwner().equals(owner)
+                    && candidate.externalRefJson() != null;
             int updated =
-                h.createUpdate(
-                        "UPDATE jobs SET lease_owner = :owner, lease_until = :until,"
-                            + " version = version + 1 WHERE id = :id AND version = :version")
-                    .bind("owner", owner)
-                    .bind("until", JobColumns.utc(until))
-                    .bind("id", candidate.id())
-                    .bind("version", candidate.version())
-                    .execute();
+                h.inTransaction(
+                    tx -> {
+                      int n =
+                          tx.createUpdate(
+                                  "UPDATE jobs SET lease_owner = :owner, lease_until = :until,"
+                                      + " version = version + 1"
+                                      + " WHERE id = :id AND version = :version")
+                              .bind("owner", owner)
+                              .bind("until", JobColumns.utc(until))
+                              .bind("id", candidate.id())
+                              .bind("version", candidate.version())
+                              .execute();
+                      if (n == 1 && takeover) {
+                        audit.adopted(tx, candidate, candidate.leaseOwner(), owner);
+                      }
+                      return n;
+                    });
             if (updated == 1) {
               won.add(
                   candidate.toBuilder()
@@ -220,19 +261,18 @@ public final class JobStore {
       Handle h, JobRow next, long expectedVersion, String owner, List<JobEvent> events) {
     var now = now();
     var stored =
-        h.createQuery("SELECT state FROM jobs" + FENCE)
+        h.createQuery(JobColumns.SELECT + FENCE)
             .bind("id", next.id())
             .bind("version", expectedVersion)
             .bind("owner", owner)
             .bind("now", JobColumns.utc(now))
-            .mapTo(String.class)
-            .findOne()
-            .map(JobState::valueOf);
+            .map(JobColumns.MAPPER)
+            .findOne();
     if (stored.isEmpty()) {
       return false;
     }
-    if (stored.get() != next.state()) {
-      JobState.requireTransition(stored.get(), next.state());
+    if (stored.get().state() != next.state()) {
+      JobState.requireTransition(stored.get().state(), next.state());
     }
     var update =
         h.createUpdate(
@@ -248,6 +288,7 @@ public final class JobStore {
       return false;
     }
     insertEvents(h, events);
+    audit.changed(h, stored.get(), next, owner);
     return true;
   }
 
@@ -261,6 +302,11 @@ public final class JobStore {
    * @return the job as now stored; empty if there is no such job
    */
   public Optional<JobRow> requestCancel(String id, String requestedBy) {
+    return requestCancel(id, requestedBy, new AuditActor(null, requestedBy, null, null, null));
+  }
+
+  /** As {@link #requestCancel(String, String)}, auditing the request as {@code actor}'s. */
+  public Optional<JobRow> requestCancel(String id, String requestedBy, AuditActor actor) {
     for (int race = 0; ; race++) {
       var current = find(id);
       if (current.isEmpty()
@@ -290,6 +336,7 @@ public final class JobStore {
                               now,
                               JobEvent.CANCEL_REQUESTED,
                               "cancel requested by " + requestedBy)));
+                  audit.cancelRequested(h, row, actor);
                 }
                 return updated == 1;
               });

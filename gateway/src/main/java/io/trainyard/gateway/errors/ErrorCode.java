@@ -15,6 +15,8 @@ public enum ErrorCode {
   NO_OFFER(422, Category.USER),
   OVER_BUDGET(422, Category.USER),
   BACKEND_UNAVAILABLE(503, Category.EXTERNAL),
+  /** The audit log cannot be written, so the request was refused (audit.failClosed). */
+  AUDIT_UNAVAILABLE(503, Category.INTERNAL),
   INTERNAL(500, Category.INTERNAL);
 
   /** Whose fault an error is: the caller's, a backend's or cloud's, or ours. */

@@ -5,6 +5,7 @@ import io.trainyard.cost.BackendQuote;
 import io.trainyard.cost.Candidate;
 import io.trainyard.cost.Router;
 import io.trainyard.cost.RoutingDecision;
+import io.trainyard.gateway.audit.AuditActors;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.IdempotencyKey;
@@ -115,45 +116,25 @@ public final class JobService {
     }
     var quote = quote(caller, submitted);
     var decision = quote.decision();
-    var offer =
-        decision
-            .offer(0)
-            .orElseThrow(
-                () ->
-                    new ApiException(
-                        ErrorCode.NO_OFFER,
-                        "no backend can run this job; the decision lists why",
-                        List.of(),
-                        decision));
-    var specHash = CanonicalJson.sha256(quote.job());
+    var actor = AuditActors.of(caller);
+    var chosen = decision.offer(0);
+    if (chosen.isEmpty()) {
+      var message = "no backend can run this job; the decision lists why";
+      store.refused(row(caller, quote, null), actor, message);
+      throw new ApiException(ErrorCode.NO_OFFER, message, List.of(), decision);
+    }
+    var offer = chosen.get();
+    var row = row(caller, quote, offer);
+    var specHash = row.specHash();
     var principal = caller.principal();
-    var now = clock.instant();
-    var id = JobIds.newId();
-    var row =
-        JobRow.builder()
-            .id(id)
-            .team(quote.team())
-            .ownerSubject(principal.subject())
-            .ownerUsername(principal.username())
-            .name(quote.job().metadata().name())
-            .state(JobState.PENDING)
-            .attempt(1)
-            .specJson(json.write(quote.job()))
-            .specHash(specHash)
-            .decisionJson(json.write(decision))
-            .offerIndex(0)
-            .backendId(offer.backendId())
-            .hourlyUsd(offer.hourlyUsd())
-            .estimatedUsd(offer.estimatedUsd())
-            .createdAt(now)
-            .updatedAt(now)
-            .build();
-    var event = JobEvent.of(id, now, JobEvent.STATE, "PENDING: routed to " + describe(offer));
+    var event =
+        JobEvent.of(
+            row.id(), row.createdAt(), JobEvent.STATE, "PENDING: routed to " + describe(offer));
     var key =
         idempotencyKey == null
             ? null
             : new IdempotencyKey(quote.team(), principal.subject(), idempotencyKey, specHash);
-    var result = store.insert(row, event, key, teams.budget(quote.team()));
+    var result = store.insert(row, event, key, teams.budget(quote.team()), actor);
     if (result instanceof InsertResult.Created created) {
       return new Submitted(created.job(), quote, false);
     }
@@ -178,6 +159,30 @@ public final class JobService {
             + " already has a live job of this name ("
             + taken.existingJobId()
             + "); cancel it or choose another name");
+  }
+
+  /** The job as it would be stored on {@code offer} (null: none, for auditing a refusal). */
+  private JobRow row(Caller caller, Quote quote, Candidate offer) {
+    var principal = caller.principal();
+    var now = clock.instant();
+    return JobRow.builder()
+        .id(JobIds.newId())
+        .team(quote.team())
+        .ownerSubject(principal.subject())
+        .ownerUsername(principal.username())
+        .name(quote.job().metadata().name())
+        .state(JobState.PENDING)
+        .attempt(1)
+        .specJson(json.write(quote.job()))
+        .specHash(CanonicalJson.sha256(quote.job()))
+        .decisionJson(json.write(quote.decision()))
+        .offerIndex(0)
+        .backendId(offer == null ? null : offer.backendId())
+        .hourlyUsd(offer == null ? null : offer.hourlyUsd())
+        .estimatedUsd(offer == null ? null : offer.estimatedUsd())
+        .createdAt(now)
+        .updatedAt(now)
+        .build();
   }
 
   private static String describe(Candidate offer) {
@@ -216,7 +221,9 @@ public final class JobService {
     if (job.state().isTerminal()) {
       return job;
     }
-    return store.requestCancel(id, caller.principal().username()).orElse(job);
+    return store
+        .requestCancel(id, caller.principal().username(), AuditActors.of(caller))
+        .orElse(job);
   }
 
   private static boolean visible(Caller caller, JobRow job) {

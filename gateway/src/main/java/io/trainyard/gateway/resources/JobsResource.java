@@ -1,10 +1,14 @@
 package io.trainyard.gateway.resources;
 
+import io.trainyard.audit.AuditActions;
 import io.trainyard.gateway.api.EventList;
 import io.trainyard.gateway.api.JobList;
 import io.trainyard.gateway.api.JobView;
 import io.trainyard.gateway.api.QuoteResponse;
 import io.trainyard.gateway.api.SubmitResponse;
+import io.trainyard.gateway.audit.AuditActors;
+import io.trainyard.gateway.audit.AuditEntry;
+import io.trainyard.gateway.audit.AuditLog;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
@@ -36,6 +40,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 
@@ -51,20 +56,26 @@ public final class JobsResource {
   private final SpecReader reader;
   private final JobLogs logs;
   private final Runnable wakeReconciler;
+  private final AuditLog audit;
   private final Clock clock;
 
+  /**
+   * @param audit where reading a job's logs is audited
+   */
   public JobsResource(
       JobService jobs,
       JobStore store,
       SpecReader reader,
       JobLogs logs,
       Runnable wakeReconciler,
+      AuditLog audit,
       Clock clock) {
     this.jobs = jobs;
     this.store = store;
     this.reader = reader;
     this.logs = logs;
     this.wakeReconciler = wakeReconciler;
+    this.audit = audit;
     this.clock = clock;
   }
 
@@ -155,8 +166,22 @@ public final class JobsResource {
       @QueryParam("replica") String replica,
       @QueryParam("since") String since,
       @Context SecurityContext security) {
-    var job = jobs.get(Caller.of(security), id);
+    var caller = Caller.of(security);
+    var job = jobs.get(caller, id);
     var query = new LogQuery(replica, parseSince(since), follow);
+    // Logs can hold anything a job printed: who read them is evidence, written before a byte goes.
+    var details = new LinkedHashMap<String, Object>();
+    details.put("follow", follow);
+    details.put("replica", replica);
+    details.put("since", since);
+    details.put("attempt", job.attempt());
+    audit.record(
+        AuditEntry.builder(
+                clock.instant(), AuditActors.of(caller), AuditActions.JOB_LOGS, "job/" + job.id())
+            .team(job.team())
+            .backend(job.backendId())
+            .details(details)
+            .build());
     return out -> {
       var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
       logs.stream(

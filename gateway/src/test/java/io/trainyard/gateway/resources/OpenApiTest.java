@@ -22,7 +22,8 @@ class OpenApiTest {
             BackendsResource.class,
             OpenApiResource.class,
             DevIssuerResource.class,
-            TeamsResource.class)) {
+            TeamsResource.class,
+            AuditResource.class)) {
       collect(Resource.from(type), "", served);
     }
     var described = new TreeSet<String>();

@@ -14,12 +14,14 @@ import org.jdbi.v3.core.Jdbi;
 public final class TestDatabase implements AutoCloseable {
   private final String kind;
   private final String url;
+  private final String user;
   private final ManagedDataSource dataSource;
   private final Jdbi jdbi;
 
   TestDatabase(String kind, String driverClass, String url, String user) {
     this.kind = kind;
     this.url = url;
+    this.user = user;
     var factory = new DataSourceFactory();
     factory.setDriverClass(driverClass);
     factory.setUrl(url);
@@ -40,6 +42,11 @@ public final class TestDatabase implements AutoCloseable {
 
   public String url() {
     return url;
+  }
+
+  /** The user to connect as, e.g. for a second pool standing for another gateway replica. */
+  public String user() {
+    return user;
   }
 
   public DataSource dataSource() {

@@ -1,0 +1,122 @@
+package io.trainyard.gateway.audit;
+
+import io.trainyard.audit.AuditActions;
+import io.trainyard.audit.Outcome;
+import io.trainyard.gateway.auth.AccessFeature;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts refused tokens per source address per minute and writes one {@code auth.failure} event per
+ * source and minute once the minute is over (DESIGN.md: repeated failures are aggregated), so that
+ * a flood of bad tokens costs a few rows, not one per request. Each replica counts its own
+ * requests. Sources beyond {@value #MAX_SOURCES} in one minute are counted together under {@code
+ * "*"}, so that memory stays bounded whatever an attacker sends. Thread-safe.
+ */
+public final class AuthFailureCounts implements AccessFeature.FailureListener {
+  static final int MAX_SOURCES = 10_000;
+  static final String OTHER_SOURCES = "*";
+
+  private static final Logger LOG = LoggerFactory.getLogger(AuthFailureCounts.class);
+  private static final long MINUTE_MS = 60_000;
+
+  private record Key(String sourceIp, long minute) {}
+
+  /** One source's failures in one minute, by reason. */
+  private static final class Bucket {
+    private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
+
+    void add(String reason, long n) {
+      reasons.computeIfAbsent(reason, r -> new LongAdder()).add(n);
+    }
+  }
+
+  private final Map<Key, Bucket> buckets = new ConcurrentHashMap<>();
+  private final AuditLog log;
+  private final String replica;
+  private final Clock clock;
+
+  public AuthFailureCounts(AuditLog log, String replica, Clock clock) {
+    this.log = Objects.requireNonNull(log, "log");
+    this.replica = replica;
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public void refused(String sourceIp, String reason) {
+    long minute = clock.millis() / MINUTE_MS;
+    var source = sourceIp == null ? "unknown" : sourceIp;
+    var key = new Key(source, minute);
+    if (!buckets.containsKey(key) && buckets.size() >= MAX_SOURCES) {
+      key = new Key(OTHER_SOURCES, minute);
+    }
+    buckets.computeIfAbsent(key, k -> new Bucket()).add(reason, 1);
+  }
+
+  /** Writes the minutes that are over; with {@code all}, the current one too (at shutdown). */
+  public void flush(boolean all) {
+    long current = clock.millis() / MINUTE_MS;
+    var taken =
+        new TreeMap<Key, Bucket>(
+            java.util.Comparator.comparing(Key::minute).thenComparing(Key::sourceIp));
+    for (var key : List.copyOf(buckets.keySet())) {
+      if (all || key.minute() < current) {
+        var bucket = buckets.remove(key);
+        if (bucket != null) {
+          taken.put(key, bucket);
+        }
+      }
+    }
+    if (taken.isEmpty()) {
+      return;
+    }
+    var entries = new ArrayList<AuditEntry>();
+    taken.forEach((key, bucket) -> entries.add(entry(key, bucket)));
+    try {
+      log.record(entries);
+    } catch (RuntimeException e) {
+      // The requests were refused anyway; keep the counts for the next flush.
+      LOG.warn("could not write {} auth.failure events yet: {}", entries.size(), e.toString());
+      taken.forEach(
+          (key, bucket) ->
+              bucket.reasons.forEach(
+                  (reason, n) ->
+                      buckets.computeIfAbsent(key, k -> new Bucket()).add(reason, n.sum())));
+    }
+  }
+
+  private AuditEntry entry(Key key, Bucket bucket) {
+    var reasons = new TreeMap<String, Long>();
+    bucket.reasons.forEach((reason, n) -> reasons.put(reason, n.sum()));
+    long count = reasons.values().stream().mapToLong(Long::longValue).sum();
+    var start = Instant.ofEpochMilli(key.minute() * MINUTE_MS);
+    return AuditEntry.builder(
+            clock.instant(),
+            AuditActors.anonymous(key.sourceIp()),
+            AuditActions.AUTH_FAILURE,
+            "auth/token")
+        .outcome(Outcome.DENIED)
+        .details(
+            Map.of(
+                "count",
+                count,
+                "reasons",
+                reasons,
+                "windowStart",
+                start.toString(),
+                "windowEnd",
+                start.plusSeconds(60).toString(),
+                "replica",
+                replica == null ? "" : replica))
+        .build();
+  }
+}
