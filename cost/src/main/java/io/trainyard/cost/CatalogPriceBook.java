@@ -49,7 +49,14 @@ public final class CatalogPriceBook implements PriceBook {
   @Override
   public Priced price(Placement placement) {
     if (placement.operatorUsdPerHour() != null) {
-      return Priced.of(new Price(placement.operatorUsdPerHour(), false, "operator"));
+      var fee = placement.clusterFeeUsdPerHour();
+      return Priced.of(
+          new Price(
+              fee == null
+                  ? placement.operatorUsdPerHour()
+                  : placement.operatorUsdPerHour().add(fee),
+              false,
+              fee == null ? "operator" : "operator; cluster fee (operator)"));
     }
     var current = catalog.get();
     var total = BigDecimal.ZERO;

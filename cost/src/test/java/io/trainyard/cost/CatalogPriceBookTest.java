@@ -93,6 +93,19 @@ class CatalogPriceBookTest {
             null,
             null);
     assertThat(book.price(onprem).price().usdPerHour()).isEqualByComparingTo("24");
+    var withFee =
+        new Placement(
+            onprem.backendId(),
+            onprem.provider(),
+            onprem.service(),
+            onprem.region(),
+            false,
+            onprem.lines(),
+            new BigDecimal("24.0"),
+            new BigDecimal("0.05"),
+            null,
+            null);
+    assertThat(book.price(withFee).price().usdPerHour()).isEqualByComparingTo("24.05");
     assertThat(book.asOf()).isEqualTo("2026-11-30");
   }
 

@@ -38,12 +38,25 @@ public final class KubeflowWriter {
    * @param name the object's name; null = the job's {@code metadata.name}
    * @param namespace the object's namespace; null = none written (the client's default)
    * @param labels added to the job's labels, replacing any of the same key
+   * @param pods role → what to add to that role's pods (see {@link PodAdditions}); roles not named
+   *     get nothing
    */
-  public record RenderOptions(String name, String namespace, Map<String, String> labels) {
+  public record RenderOptions(
+      String name, String namespace, Map<String, String> labels, Map<String, PodAdditions> pods) {
     public static final RenderOptions DEFAULTS = new RenderOptions(null, null, null);
 
     public RenderOptions {
       labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+      pods = pods == null ? Map.of() : Map.copyOf(pods);
+    }
+
+    /** Options that add nothing to the pods. */
+    public RenderOptions(String name, String namespace, Map<String, String> labels) {
+      this(name, namespace, labels, null);
+    }
+
+    PodAdditions podsOf(String role) {
+      return pods.getOrDefault(role, PodAdditions.NONE);
     }
   }
 
@@ -71,7 +84,9 @@ public final class KubeflowWriter {
     var body = root.putObject("spec");
     var replicaSpecs = body.putObject(kind.replicaSpecsField());
     for (var role : spec.roleSpecs()) {
-      replicaSpecs.set(kind.replicaType(role.name()), replicaSpec(kind, spec, role));
+      replicaSpecs.set(
+          kind.replicaType(role.name()),
+          replicaSpec(kind, spec, role, options.podsOf(role.name())));
     }
     var runPolicy = RunPolicyMapping.write(spec);
     if (runPolicy != null) {
@@ -143,7 +158,8 @@ public final class KubeflowWriter {
     return meta;
   }
 
-  private static ObjectNode replicaSpec(KubeflowKind kind, JobSpec spec, RoleSpec role) {
+  private static ObjectNode replicaSpec(
+      KubeflowKind kind, JobSpec spec, RoleSpec role, PodAdditions additions) {
     var node = JsonNodeFactory.instance.objectNode();
     node.put("replicas", role.replicas());
     // The role's own restart policy, not the spec's effective one: absent stays absent, so the
@@ -156,11 +172,12 @@ public final class KubeflowWriter {
     if (restartPolicy != null) {
       node.put("restartPolicy", restartPolicy.wireName());
     }
-    node.set("template", template(kind, spec, role));
+    node.set("template", template(kind, spec, role, additions));
     return node;
   }
 
-  private static ObjectNode template(KubeflowKind kind, JobSpec spec, RoleSpec role) {
+  private static ObjectNode template(
+      KubeflowKind kind, JobSpec spec, RoleSpec role, PodAdditions additions) {
     var podTemplate = PodTemplateTrees.toTree(role.kubernetes().podTemplate());
     var template = JsonNodeFactory.instance.objectNode();
     var metadata = podTemplate.remove("metadata");
@@ -182,6 +199,7 @@ public final class KubeflowWriter {
     podSpec.setAll(podTemplate);
     podSpec.set("containers", containers);
     claims(spec.volumes(), podSpec, main);
+    PodAdditionsMerge.apply(additions, podSpec, main);
     template.set("spec", podSpec);
     return template;
   }

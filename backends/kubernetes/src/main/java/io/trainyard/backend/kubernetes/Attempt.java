@@ -1,0 +1,37 @@
+package io.trainyard.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainyard.kubeflow.KubeflowKind;
+import io.trainyard.spi.ExternalRef;
+import java.util.Map;
+
+/**
+ * Where an attempt's object is: its kind, namespace and name, as kept in its {@link ExternalRef}.
+ */
+record Attempt(KubeflowKind kind, String namespace, String name) {
+  static final String NAMESPACE = "namespace";
+  static final String KIND = "kind";
+
+  static Attempt of(ExternalRef ref) {
+    var kind = KubeflowKind.fromKind(ref.attributes().getOrDefault(KIND, ""));
+    var namespace = ref.attributes().get(NAMESPACE);
+    if (kind.isEmpty() || namespace == null) {
+      throw new IllegalArgumentException(
+          "not a reference to a Kubeflow job: " + ref.name() + " " + ref.attributes());
+    }
+    return new Attempt(kind.get(), namespace, ref.name());
+  }
+
+  static Attempt of(KubeflowKind kind, GenericKubernetesResource job) {
+    return new Attempt(kind, job.getMetadata().getNamespace(), job.getMetadata().getName());
+  }
+
+  ExternalRef ref(String backendId) {
+    return new ExternalRef(backendId, name, Map.of(NAMESPACE, namespace, KIND, kind.kind()));
+  }
+
+  @Override
+  public String toString() {
+    return kind.kind() + " " + namespace + "/" + name;
+  }
+}

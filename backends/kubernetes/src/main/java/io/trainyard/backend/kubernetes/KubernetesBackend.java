@@ -1,0 +1,134 @@
+package io.trainyard.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainyard.spi.BackendContext;
+import io.trainyard.spi.BackendEventListener;
+import io.trainyard.spi.BackendException;
+import io.trainyard.spi.BackendHealth;
+import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.BackendStatus;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.LogQuery;
+import io.trainyard.spi.LogStream;
+import io.trainyard.spi.Proposals;
+import io.trainyard.spi.Subscription;
+import io.trainyard.spi.TrainingBackend;
+import io.trainyard.spi.spec.JobSpec;
+
+/**
+ * Runs jobs as Kubeflow training-operator jobs ({@code kubeflow.org/v1} PyTorchJob, TFJob, MPIJob,
+ * XGBoostJob) on one Kubernetes cluster, in each team's namespace. The EKS and GKE backends are
+ * this backend with a client they build: {@link #create} takes any fabric8 client.
+ *
+ * <p>Placements from the configured node pools ({@link KubernetesPlacements}); the job object from
+ * {@link KubeflowJobRenderer}, applied by {@link JobSubmitter}; status from one informer per kind
+ * ({@link AttemptFollower}), which also fails over attempts not admitted in time; logs from the
+ * job's pods ({@link PodLogs}). Thread-safe.
+ */
+public final class KubernetesBackend implements TrainingBackend {
+  private final String kind;
+  private final ClusterSettings cluster;
+  private final KubeflowJobApi api;
+  private final KubernetesPlacements placements;
+  private final JobSubmitter submitter;
+  private final AttemptFollower follower;
+  private final PodLogs logs;
+
+  private KubernetesBackend(
+      String kind, ClusterSettings cluster, KubernetesClient client, BackendContext context) {
+    this.kind = kind;
+    this.cluster = cluster;
+    this.api = new KubeflowJobApi(client);
+    this.placements = new KubernetesPlacements(cluster, context.shapes());
+    this.submitter = new JobSubmitter(cluster.backendId(), api, new KubeflowJobRenderer(cluster));
+    var ended = new EndedAttempts(context.dataDir(), context.clock());
+    this.follower = new AttemptFollower(cluster, api, ended, context.clock());
+    this.logs = new PodLogs(api, follower);
+  }
+
+  /**
+   * A backend on the cluster {@code client} reaches. The backend owns the client from here on and
+   * closes it.
+   *
+   * @param kind the configuration's {@code type}: {@code kubernetes}, {@code eks}, {@code gke}
+   */
+  public static KubernetesBackend create(
+      String kind, ClusterSettings cluster, KubernetesClient client, BackendContext context) {
+    return new KubernetesBackend(kind, cluster, client, context);
+  }
+
+  @Override
+  public String kind() {
+    return kind;
+  }
+
+  @Override
+  public String id() {
+    return cluster.backendId();
+  }
+
+  @Override
+  public Proposals placements(JobSpec spec) {
+    return placements.propose(spec);
+  }
+
+  @Override
+  public ExternalRef submit(BackendJob job) {
+    var ref = submitter.submit(job);
+    follower.watch(KubeflowJobRenderer.kind(job));
+    return ref;
+  }
+
+  @Override
+  public BackendStatus status(ExternalRef ref) {
+    return follower.status(ref);
+  }
+
+  @Override
+  public void cancel(ExternalRef ref) {
+    follower.cancel(ref);
+  }
+
+  @Override
+  public LogStream logs(ExternalRef ref, LogQuery query) {
+    return logs.logs(ref, query);
+  }
+
+  @Override
+  public Subscription events(BackendEventListener listener) {
+    return follower.subscribe(listener);
+  }
+
+  /** One cheap request ({@code GET /version}); a refused credential makes the backend unhealthy. */
+  @Override
+  public BackendHealth health() {
+    try {
+      api.client().getKubernetesVersion();
+      return BackendHealth.ok();
+    } catch (KubernetesClientException e) {
+      var error = KubernetesErrors.translate(e, "GET /version");
+      var prefix =
+          error instanceof BackendException.Unauthenticated
+              ? "credentials refused: "
+              : "unreachable: ";
+      return BackendHealth.unhealthy(prefix + error.getMessage());
+    }
+  }
+
+  /** Whether the kind's informer has listed and is watching. */
+  boolean watching(io.trainyard.kubeflow.KubeflowKind kind) {
+    return follower.watching(kind);
+  }
+
+  /** How many job objects the informers hold (for measurements and the health page). */
+  public int cachedJobs() {
+    return follower.informers().size();
+  }
+
+  @Override
+  public void close() {
+    follower.close();
+    api.client().close();
+  }
+}

@@ -1,0 +1,133 @@
+package io.trainyard.backend.kubernetes;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.spec.Quantities;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The {@code type: kubernetes} configuration block: any cluster reached by a kubeconfig, or the
+ * cluster the gateway runs in.
+ *
+ * <pre>{@code
+ * - type: kubernetes
+ *   id: onprem-a
+ *   region: dc-frankfurt
+ *   kubeconfig: /etc/trainyard/onprem-a.kubeconfig   # absent: in-cluster (or ~/.kube/config)
+ *   context: onprem-a                                # optional: a context of that kubeconfig
+ *   hipaaEligible: false
+ *   discountPct: 0
+ *   flavor: kubeflow-v1
+ *   kueueQueue: team-queue                           # optional
+ *   admissionTimeout: 10m
+ *   feeUsdPerHour: 0.10                              # optional cluster fee, shared by nodes
+ *   provider: onprem                                 # onprem | aws | gcp: the catalog's provider
+ *   nodePools: [...]                                 # see NodePool
+ * }</pre>
+ */
+@JsonTypeName(KubernetesBackendFactory.KIND)
+public record KubernetesConfig(
+    String id,
+    String region,
+    boolean hipaaEligible,
+    BigDecimal discountPct,
+    String kubeconfig,
+    String context,
+    String flavor,
+    String kueueQueue,
+    String admissionTimeout,
+    BigDecimal feeUsdPerHour,
+    String provider,
+    List<NodePool> nodePools)
+    implements BackendConfig {
+
+  public KubernetesConfig {
+    if (id == null || id.isBlank()) {
+      throw new IllegalArgumentException("id is required");
+    }
+    if (region == null || region.isBlank()) {
+      throw new IllegalArgumentException("region is required");
+    }
+    discountPct = discountPct == null ? BigDecimal.ZERO : discountPct;
+    admissionTimeout =
+        admissionTimeout == null || admissionTimeout.isBlank() ? "10m" : admissionTimeout;
+    nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
+    if (discountPct.signum() < 0 || discountPct.compareTo(BigDecimal.valueOf(100)) > 0) {
+      throw new IllegalArgumentException("discountPct must be between 0 and 100");
+    }
+    try {
+      Quantities.duration(admissionTimeout);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("admissionTimeout: " + e.getMessage(), e);
+    }
+    settings(id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
+  }
+
+  /**
+   * Binds a block in which any field may be missing; a missing {@code hipaaEligible} must not trip
+   * a mapper that refuses nulls for primitives.
+   */
+  @JsonCreator
+  static KubernetesConfig bind(
+      @JsonProperty("id") String id,
+      @JsonProperty("region") String region,
+      @JsonProperty("hipaaEligible") Boolean hipaaEligible,
+      @JsonProperty("discountPct") BigDecimal discountPct,
+      @JsonProperty("kubeconfig") String kubeconfig,
+      @JsonProperty("context") String context,
+      @JsonProperty("flavor") String flavor,
+      @JsonProperty("kueueQueue") String kueueQueue,
+      @JsonProperty("admissionTimeout") String admissionTimeout,
+      @JsonProperty("feeUsdPerHour") BigDecimal feeUsdPerHour,
+      @JsonProperty("provider") String provider,
+      @JsonProperty("nodePools") List<NodePool> nodePools) {
+    return new KubernetesConfig(
+        id,
+        region,
+        Boolean.TRUE.equals(hipaaEligible),
+        discountPct,
+        kubeconfig,
+        context,
+        flavor,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools);
+  }
+
+  /** The cluster part of this block, which the EKS and GKE blocks share. */
+  public ClusterSettings settings() {
+    return settings(
+        id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
+  }
+
+  /** The kubeconfig file, if the block names one; else the client's own discovery applies. */
+  public Path kubeconfigPath() {
+    return kubeconfig == null || kubeconfig.isBlank() ? null : Path.of(kubeconfig);
+  }
+
+  private static ClusterSettings settings(
+      String id,
+      String region,
+      String flavor,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools) {
+    return new ClusterSettings(
+        id,
+        region,
+        flavor,
+        kueueQueue == null || kueueQueue.isBlank() ? null : kueueQueue,
+        Quantities.duration(admissionTimeout),
+        feeUsdPerHour,
+        provider,
+        nodePools);
+  }
+}

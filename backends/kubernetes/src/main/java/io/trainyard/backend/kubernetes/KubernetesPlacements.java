@@ -1,0 +1,232 @@
+package io.trainyard.backend.kubernetes;
+
+import io.trainyard.backend.kubernetes.NodePacking.Replica;
+import io.trainyard.kubeflow.KubeflowWriter;
+import io.trainyard.spi.InstanceShapes;
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.Proposals;
+import io.trainyard.spi.Rejection;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.RoleSpec;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The ways a cluster could run a job: each role's replicas bin-packed onto the nodes of a pool they
+ * fit ({@link NodePacking}), one placement per feasible mix of pools, one line per pool with its
+ * node count. Pure apart from reading instance shapes.
+ *
+ * <p>Rules: a GPU role goes only to pools with enough GPUs of its type (no type = any GPU); a
+ * CPU-only role goes to CPU pools when one fits, else shares GPU nodes; the spec's spot policy
+ * keeps or drops spot pools. A placement has one price basis and one spot flag, so its pools are
+ * all operator-priced or all catalog-priced, and all spot or all on-demand. The cluster fee is
+ * shared by node: {@code feeUsdPerHour × job nodes ÷ Σ maxNodes}.
+ */
+final class KubernetesPlacements {
+  /** Beyond this many pool mixes the rest are not proposed: quotes must stay cheap. */
+  static final int MAX_MIXES = 64;
+
+  private final ClusterSettings cluster;
+  private final InstanceShapes shapes;
+
+  KubernetesPlacements(ClusterSettings cluster, InstanceShapes shapes) {
+    this.cluster = cluster;
+    this.shapes = shapes;
+  }
+
+  Proposals propose(JobSpec spec) {
+    var unsupported = KubeflowWriter.unsupported(spec);
+    if (!unsupported.isEmpty()) {
+      return rejected(unsupported.stream().map(e -> e.field() + ": " + e.message()).toList());
+    }
+    var pools = new PoolCatalog(cluster, shapes, spec.effectivePlacement().effectiveSpot());
+    var roles = spec.roleSpecs();
+    var candidates = new ArrayList<List<PoolShape>>();
+    for (var role : roles) {
+      var fitting = candidates(role, pools.allowed());
+      if (fitting.isEmpty()) {
+        return rejected(List.of(pools.whyNoPool(role)));
+      }
+      candidates.add(fitting);
+    }
+    var placements = new ArrayList<Placement>();
+    var reasons = new LinkedHashSet<String>();
+    for (var mix : mixes(candidates)) {
+      if (!onePriceBasis(mix)) {
+        reasons.add(
+            "the roles fit only on pools priced differently (spot and on-demand, or operator and"
+                + " catalog prices), which one placement cannot mix");
+        continue;
+      }
+      place(spec, roles, mix)
+          .ifPresentOrElse(placements::add, () -> reasons.add(tooMany(roles, mix)));
+    }
+    return placements.isEmpty()
+        ? rejected(List.copyOf(reasons))
+        : new Proposals(placements, List.of());
+  }
+
+  /** Pools a replica of {@code role} fits on; CPU-only roles stay off GPU nodes when they can. */
+  static List<PoolShape> candidates(RoleSpec role, List<PoolShape> pools) {
+    var replica = Replica.one(role);
+    var fitting = pools.stream().filter(s -> gpuMatches(role, s) && replica.fitsOn(s)).toList();
+    if (replica.gpus() == 0) {
+      var cpuOnly = fitting.stream().filter(s -> !s.hasGpus()).toList();
+      if (!cpuOnly.isEmpty()) {
+        return cpuOnly;
+      }
+    }
+    return fitting;
+  }
+
+  static boolean gpuMatches(RoleSpec role, PoolShape shape) {
+    var r = role.resources();
+    return r.gpuCount() == 0
+        || (shape.hasGpus()
+            && (r.gpuType() == null || r.gpuType().equalsIgnoreCase(shape.gpuType())));
+  }
+
+  private Optional<Placement> place(JobSpec spec, List<RoleSpec> roles, List<PoolShape> mix) {
+    var groups = groups(roles, mix);
+    var lines = new ArrayList<PlacementLine>();
+    var operatorUsd = BigDecimal.ZERO;
+    int nodes = 0;
+    for (var group : groups.entrySet()) {
+      var shape = group.getKey();
+      var replicas = group.getValue().stream().flatMap(r -> Replica.of(r).stream()).toList();
+      var count = NodePacking.nodes(replicas, shape);
+      if (count > shape.pool().maxNodes()) {
+        return Optional.empty();
+      }
+      nodes += count;
+      var names = group.getValue().stream().map(RoleSpec::name).toList();
+      lines.add(
+          new PlacementLine(
+              names,
+              shape.pool().instanceType(),
+              count,
+              shape.hasGpus() ? shape.gpuType() : null,
+              shape.gpus()));
+      if (shape.pool().operatorPriced()) {
+        operatorUsd =
+            operatorUsd.add(shape.pool().usdPerNodeHour().multiply(BigDecimal.valueOf(count)));
+      }
+    }
+    var operatorPriced = mix.get(0).pool().operatorPriced();
+    return Optional.of(
+        new Placement(
+            cluster.backendId(),
+            cluster.provider(),
+            operatorPriced ? "kubernetes" : cluster.catalogService(),
+            cluster.region(),
+            mix.get(0).pool().isSpot(),
+            lines,
+            operatorPriced ? operatorUsd : null,
+            clusterFee(nodes),
+            null,
+            notes(spec, groups)));
+  }
+
+  private BigDecimal clusterFee(int nodes) {
+    var fee = cluster.feeUsdPerHour();
+    if (fee == null || fee.signum() == 0) {
+      return null;
+    }
+    return fee.multiply(BigDecimal.valueOf(nodes))
+        .divide(BigDecimal.valueOf(cluster.totalMaxNodes()), 6, RoundingMode.HALF_UP)
+        .stripTrailingZeros();
+  }
+
+  private static LinkedHashMap<PoolShape, List<RoleSpec>> groups(
+      List<RoleSpec> roles, List<PoolShape> mix) {
+    var groups = new LinkedHashMap<PoolShape, List<RoleSpec>>();
+    for (int i = 0; i < roles.size(); i++) {
+      groups.computeIfAbsent(mix.get(i), k -> new ArrayList<>()).add(roles.get(i));
+    }
+    return groups;
+  }
+
+  private static List<String> notes(JobSpec spec, LinkedHashMap<PoolShape, List<RoleSpec>> groups) {
+    var notes = new ArrayList<String>();
+    var where = new ArrayList<String>();
+    groups.forEach(
+        (shape, roles) ->
+            where.add(
+                String.join(", ", roles.stream().map(RoleSpec::name).toList())
+                    + " on pool "
+                    + shape.pool().name()));
+    notes.add(String.join("; ", where));
+    if (!spec.deepspeed().isEmpty()) {
+      notes.add(
+          "spec.deepspeed is mounted at "
+              + KubeflowJobRenderer.DEEPSPEED_FILE
+              + " (DEEPSPEED_CONFIG)");
+    }
+    if (spec.elastic() != null && spec.elastic().maxReplicas() != null) {
+      notes.add("priced for replicas.worker; an elastic job may grow to elastic.maxReplicas");
+    }
+    return notes;
+  }
+
+  private String tooMany(List<RoleSpec> roles, List<PoolShape> mix) {
+    var groups = groups(roles, mix);
+    for (var group : groups.entrySet()) {
+      var shape = group.getKey();
+      var replicas = group.getValue().stream().flatMap(r -> Replica.of(r).stream()).toList();
+      var count = NodePacking.nodes(replicas, shape);
+      if (count > shape.pool().maxNodes()) {
+        return String.join(", ", group.getValue().stream().map(RoleSpec::name).toList())
+            + " would need "
+            + count
+            + " nodes of pool "
+            + shape.pool().name()
+            + " ("
+            + shape.pool().instanceType()
+            + "), which has at most "
+            + shape.pool().maxNodes();
+      }
+    }
+    throw new IllegalStateException("no pool of the mix is over its maxNodes");
+  }
+
+  private static boolean onePriceBasis(List<PoolShape> mix) {
+    var first = mix.get(0).pool();
+    return mix.stream()
+        .allMatch(
+            s ->
+                s.pool().isSpot() == first.isSpot()
+                    && s.pool().operatorPriced() == first.operatorPriced());
+  }
+
+  /** Every choice of one pool per role, in the pools' order, at most {@link #MAX_MIXES}. */
+  static List<List<PoolShape>> mixes(List<List<PoolShape>> candidates) {
+    var mixes = new ArrayList<List<PoolShape>>();
+    mixes.add(List.of());
+    for (var choices : candidates) {
+      var next = new ArrayList<List<PoolShape>>();
+      for (var prefix : mixes) {
+        for (var choice : choices) {
+          if (next.size() == MAX_MIXES) {
+            break;
+          }
+          var mix = new ArrayList<>(prefix);
+          mix.add(choice);
+          next.add(mix);
+        }
+      }
+      mixes = next;
+    }
+    return mixes;
+  }
+
+  private Proposals rejected(List<String> reasons) {
+    return new Proposals(
+        List.of(), reasons.stream().map(r -> new Rejection(cluster.backendId(), r)).toList());
+  }
+}

@@ -1,0 +1,105 @@
+package io.trainyard.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * fabric8's API server in CRUD mode, in-process, with the Kubeflow v1 CRDs registered: objects are
+ * stored, listed, watched and deleted as a real API server would, with the limits of
+ * ../shared/DEPENDENCIES.md (no admission, quota, controllers or garbage collection). Expectations
+ * set with {@link #expect()} answer before the CRUD store does, for what it cannot do (a quota's
+ * 403, pod logs).
+ */
+final class CrudApiServer implements AutoCloseable {
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+
+  CrudApiServer() {
+    var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
+    server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new KubernetesMixedDispatcher(responses),
+            false);
+    server.init();
+    client = server.createClient();
+    try (var crds = CrudApiServer.class.getResourceAsStream("/crds/kubeflow-v1.yaml")) {
+      client.load(crds).create();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** A client of this server, as a gateway would have; a new one stands for a restarted gateway. */
+  KubernetesClient newClient() {
+    return server.createClient();
+  }
+
+  /** A client that names itself {@code userAgent}, so its requests can be told from others'. */
+  KubernetesClient newClient(String userAgent) {
+    return server.createClient(b -> b.editOrNewConfig().withUserAgent(userAgent).endConfig());
+  }
+
+  /** The client the tests' own operator and assertions use. */
+  KubernetesClient client() {
+    return client;
+  }
+
+  io.fabric8.mockwebserver.dsl.MockServerExpectation expect() {
+    return server.expect();
+  }
+
+  /** Drops every expectation, the server's own {@code /version} answer too. */
+  void clearExpectations() {
+    server.clearExpectations();
+  }
+
+  String url() {
+    return server.url("/");
+  }
+
+  /** Requests served so far, of any client. */
+  int requestCount() {
+    return server.getRequestCount();
+  }
+
+  /** Takes the requests recorded so far, oldest first. */
+  List<RecordedRequest> drainRequests() throws InterruptedException {
+    var taken = new ArrayList<RecordedRequest>();
+    RecordedRequest r;
+    while ((r = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
+      taken.add(r);
+    }
+    return taken;
+  }
+
+  /** A Kubernetes {@code Status} body, as the API server answers errors. */
+  static io.fabric8.kubernetes.api.model.Status status(int code, String reason, String message) {
+    return new StatusBuilder()
+        .withStatus("Failure")
+        .withCode(code)
+        .withReason(reason)
+        .withMessage(message)
+        .build();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.destroy();
+  }
+}

@@ -1,0 +1,107 @@
+package io.trainyard.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.JobSpecValidator;
+import io.trainyard.spi.spec.TrainingJob;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Specs and config blocks for tests, read from YAML the way the gateway reads them. */
+final class TestJobs {
+  static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory())
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+  /** The block of issue 4, as an operator writes it (kubeconfig left out: tests hand a client). */
+  static final String ONPREM_A =
+      """
+      type: kubernetes
+      id: onprem-a
+      region: dc-frankfurt
+      hipaaEligible: false
+      discountPct: 0
+      flavor: kubeflow-v1
+      kueueQueue: team-queue
+      admissionTimeout: 10m
+      feeUsdPerHour: 0.10
+      provider: onprem
+      nodePools:
+        - {name: dgx, instanceType: dgx-a100, cpus: 128, memory: 1Ti, gpuType: nvidia-a100-40gb, gpus: 8, usdPerNodeHour: 12.0, maxNodes: 4}
+      """;
+
+  /** An AWS-priced cluster with the brief's catalog-shaped pools. */
+  static final String AWS_POOLS =
+      """
+      type: kubernetes
+      id: k8s-use1
+      region: us-east-1
+      admissionTimeout: 2m
+      feeUsdPerHour: 0.10
+      provider: aws
+      nodePools:
+        - {name: cpu, instanceType: m5.2xlarge, maxNodes: 20, reserved: {cpus: 0.5, memory: 2Gi}}
+        - {name: a10g, instanceType: g5.12xlarge, maxNodes: 8, spot: true, labels: {pool: a10g}, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}
+        - {name: a10g-od, instanceType: g5.12xlarge, maxNodes: 2, labels: {pool: a10g-od}, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}
+      """;
+
+  private TestJobs() {}
+
+  /** A valid spec from the body of {@code spec:}; checked by the validator. */
+  static JobSpec spec(String specYaml) {
+    var yaml =
+        "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
+            + specYaml.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
+    try {
+      var job = YAML.readValue(yaml, TrainingJob.class);
+      assertThat(new JobSpecValidator().validate(job)).as("spec errors").isEmpty();
+      return job.spec();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static KubernetesConfig config(String yaml) {
+    try {
+      return YAML.readValue(yaml, KubernetesConfig.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static BackendJob job(JobSpec spec, Placement placement) {
+    return job(newJobId(), spec, "0".repeat(64), placement);
+  }
+
+  static BackendJob job(String jobId, JobSpec spec, String specHash, Placement placement) {
+    return new BackendJob(
+        jobId,
+        1,
+        "nlp",
+        "alice",
+        "bert",
+        spec,
+        specHash,
+        placement,
+        Map.of("namespace", "nlp-jobs"));
+  }
+
+  /** A random lower-case ULID-shaped id. */
+  static String newJobId() {
+    var chars = "0123456789abcdefghjkmnpqrstvwxyz";
+    var id = new StringBuilder("01");
+    for (int i = 0; i < 24; i++) {
+      id.append(chars.charAt(ThreadLocalRandom.current().nextInt(chars.length())));
+    }
+    return id.toString();
+  }
+}
