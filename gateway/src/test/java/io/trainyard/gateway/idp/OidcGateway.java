@@ -2,13 +2,16 @@ package io.trainyard.gateway.idp;
 
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.trainyard.audit.DigestSigner;
 import io.trainyard.gateway.TrainyardApplication;
 import io.trainyard.gateway.TrainyardConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -29,11 +32,18 @@ final class OidcGateway {
   static DropwizardAppExtension<TrainyardConfiguration> create(
       Supplier<String> issuer, String extraAuthYaml, ConfigOverride... overrides) {
     var dir = tempDir();
+    // Outside dev mode the audit keys must be configured: made here as an operator would.
+    DigestSigner.loadOrGenerate(dir);
+    var hmacKey = new byte[32];
+    new SecureRandom().nextBytes(hmacKey);
     var yaml =
         """
         dataDir: %s
         database:
           url: "jdbc:h2:file:%s/db;DB_CLOSE_ON_EXIT=FALSE"
+        audit:
+          signingKeyFile: %s/%s
+          hmacKey: %s
         auth:
           mode: oidc
           issuer: http://replaced-at-start/realms/none
@@ -52,7 +62,14 @@ final class OidcGateway {
           - type: local
             codeDir: %s
         """
-            .formatted(dir, dir, extraAuthYaml, REPO);
+            .formatted(
+                dir,
+                dir,
+                dir,
+                DigestSigner.PRIVATE_KEY_FILE,
+                Base64.getEncoder().encodeToString(hmacKey),
+                extraAuthYaml,
+                REPO);
     try {
       var file = dir.resolve("trainyard.yml");
       Files.writeString(file, yaml);
