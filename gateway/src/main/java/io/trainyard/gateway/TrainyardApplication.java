@@ -119,19 +119,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
-    // Managed before everything that writes events, so that the configuration's hash is the
-    // first event of this replica's run.
-    var audit =
-        new GatewayAudit(
-            config.getAudit(),
-            config,
-            environment.getObjectMapper(),
-            AuditKeys.load(config.getAudit(), config.dataPath(), devMode),
-            jdbi,
-            config.dataPath(),
-            owner,
-            clock);
-    environment.lifecycle().manage(audit);
+    var audit = audit(config, environment, jdbi, owner, devMode);
     var store = new JobStore(jdbi, clock, audit.jobs());
     var json = new StoredJson();
 
@@ -173,10 +161,6 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             clock);
     environment.lifecycle().manage(reconciler);
 
-    environment
-        .servlets()
-        .addFilter("source-address", new SourceAddressFilter())
-        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     var jersey = environment.jersey();
     // Jersey holds back the first bytes of every answer to compute Content-Length, and a flush
     // does not release them; followed logs must reach the reader as they are written.
@@ -200,6 +184,35 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new TeamsResource(teams, store, clock));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
+  }
+
+  /**
+   * The audit trail, managed before everything that writes events so that the configuration's hash
+   * is the first event of this replica's run.
+   */
+  private GatewayAudit audit(
+      TrainyardConfiguration config,
+      Environment environment,
+      org.jdbi.v3.core.Jdbi jdbi,
+      String owner,
+      boolean devMode) {
+    var audit =
+        new GatewayAudit(
+            config.getAudit(),
+            config,
+            environment.getObjectMapper(),
+            AuditKeys.load(config.getAudit(), config.dataPath(), devMode),
+            jdbi,
+            config.dataPath(),
+            owner,
+            clock);
+    environment.lifecycle().manage(audit);
+    // Jersey's filters see the caller's address only through this (see SourceAddressFilter).
+    environment
+        .servlets()
+        .addFilter("source-address", new SourceAddressFilter())
+        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+    return audit;
   }
 
   private static void createDataDir(TrainyardConfiguration config) {

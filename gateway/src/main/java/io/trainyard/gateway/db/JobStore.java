@@ -174,31 +174,7 @@ public final class JobStore {
             if (won.size() == max) {
               break;
             }
-            // Taking over an attempt another replica was following is an adoption, audited
-            // with the lease it changes.
-            boolean takeover =
-                candidate.leaseOwner() != null
-                    && !candidate.leaseOwner().equals(owner)
-                    && candidate.externalRefJson() != null;
-            int updated =
-                h.inTransaction(
-                    tx -> {
-                      int n =
-                          tx.createUpdate(
-                                  "UPDATE jobs SET lease_owner = :owner, lease_until = :until,"
-                                      + " version = version + 1"
-                                      + " WHERE id = :id AND version = :version")
-                              .bind("owner", owner)
-                              .bind("until", JobColumns.utc(until))
-                              .bind("id", candidate.id())
-                              .bind("version", candidate.version())
-                              .execute();
-                      if (n == 1 && takeover) {
-                        audit.adopted(tx, candidate, candidate.leaseOwner(), owner);
-                      }
-                      return n;
-                    });
-            if (updated == 1) {
+            if (leaseOne(h, candidate, owner, until)) {
               won.add(
                   candidate.toBuilder()
                       .lease(owner, until)
@@ -207,6 +183,32 @@ public final class JobStore {
             }
           }
           return won;
+        });
+  }
+
+  /** Leases one candidate of {@link #claim} if nobody changed it since it was read. */
+  private boolean leaseOne(Handle h, JobRow candidate, String owner, Instant until) {
+    // Taking over an attempt another replica was following is an adoption, audited with the
+    // lease it changes.
+    boolean takeover =
+        candidate.leaseOwner() != null
+            && !candidate.leaseOwner().equals(owner)
+            && candidate.externalRefJson() != null;
+    return h.inTransaction(
+        tx -> {
+          int n =
+              tx.createUpdate(
+                      "UPDATE jobs SET lease_owner = :owner, lease_until = :until,"
+                          + " version = version + 1 WHERE id = :id AND version = :version")
+                  .bind("owner", owner)
+                  .bind("until", JobColumns.utc(until))
+                  .bind("id", candidate.id())
+                  .bind("version", candidate.version())
+                  .execute();
+          if (n == 1 && takeover) {
+            audit.adopted(tx, candidate, candidate.leaseOwner(), owner);
+          }
+          return n == 1;
         });
   }
 
