@@ -1,5 +1,6 @@
 package io.trainyard.backend.kubernetes;
 
+import io.trainyard.spi.spec.Quantities;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.HashSet;
@@ -91,6 +92,41 @@ public record ClusterSettings(
                 + " (the price catalog knows no on-prem nodes)");
       }
     }
+  }
+
+  /**
+   * The settings of a configuration block as written: blank strings count as absent, {@code
+   * admissionTimeout} is a duration such as {@code 10m}.
+   *
+   * @throws IllegalArgumentException naming the field that is wrong
+   */
+  public static ClusterSettings fromBlock(
+      String id,
+      String region,
+      String flavor,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools) {
+    Duration timeout;
+    try {
+      timeout =
+          admissionTimeout == null || admissionTimeout.isBlank()
+              ? null
+              : Quantities.duration(admissionTimeout);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("admissionTimeout: " + e.getMessage(), e);
+    }
+    return new ClusterSettings(
+        id,
+        region,
+        flavor,
+        kueueQueue == null || kueueQueue.isBlank() ? null : kueueQueue,
+        timeout,
+        feeUsdPerHour,
+        provider,
+        nodePools);
   }
 
   /** The sum of the pools' {@code maxNodes}: the cluster fee is shared by that many nodes. */

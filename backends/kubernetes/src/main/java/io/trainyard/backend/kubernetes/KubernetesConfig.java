@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.spi.BackendConfig;
-import io.trainyard.spi.spec.Quantities;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,12 +58,9 @@ public record KubernetesConfig(
     if (discountPct.signum() < 0 || discountPct.compareTo(BigDecimal.valueOf(100)) > 0) {
       throw new IllegalArgumentException("discountPct must be between 0 and 100");
     }
-    try {
-      Quantities.duration(admissionTimeout);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("admissionTimeout: " + e.getMessage(), e);
-    }
-    settings(id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
+    // Checks every cluster field now, so a bad block fails when the configuration is read.
+    ClusterSettings.fromBlock(
+        id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
   }
 
   /**
@@ -102,32 +98,12 @@ public record KubernetesConfig(
 
   /** The cluster part of this block, which the EKS and GKE blocks share. */
   public ClusterSettings settings() {
-    return settings(
+    return ClusterSettings.fromBlock(
         id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
   }
 
   /** The kubeconfig file, if the block names one; else the client's own discovery applies. */
   public Path kubeconfigPath() {
     return kubeconfig == null || kubeconfig.isBlank() ? null : Path.of(kubeconfig);
-  }
-
-  private static ClusterSettings settings(
-      String id,
-      String region,
-      String flavor,
-      String kueueQueue,
-      String admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      String provider,
-      List<NodePool> nodePools) {
-    return new ClusterSettings(
-        id,
-        region,
-        flavor,
-        kueueQueue == null || kueueQueue.isBlank() ? null : kueueQueue,
-        Quantities.duration(admissionTimeout),
-        feeUsdPerHour,
-        provider,
-        nodePools);
   }
 }
