@@ -13,7 +13,10 @@ import java.util.Set;
  * {@code kubernetes}, {@code eks} and {@code gke} configuration blocks they share, so the EKS and
  * GKE backends reuse this module and add only reaching and authenticating.
  *
- * @param flavor which documents to render: {@code kubeflow-v1} (the training operator's v1 jobs)
+ * @param flavor which documents to render: {@code kubeflow-v1} (the training operator's v1 jobs) or
+ *     {@code trainer-v2} (Kubeflow Trainer's {@code TrainJob})
+ * @param trainerRuntime with {@code trainer-v2}: the {@code ClusterTrainingRuntime} a TrainJob's
+ *     {@code runtimeRef} names; null otherwise
  * @param kueueQueue a Kueue LocalQueue, set as the {@code kueue.x-k8s.io/queue-name} label; null
  *     for none
  * @param admissionTimeout how long an accepted attempt may wait to run (pods pending, held by
@@ -27,6 +30,7 @@ public record ClusterSettings(
     String backendId,
     String region,
     String flavor,
+    String trainerRuntime,
     String kueueQueue,
     Duration admissionTimeout,
     BigDecimal feeUsdPerHour,
@@ -34,6 +38,7 @@ public record ClusterSettings(
     List<NodePool> nodePools) {
 
   public static final String KUBEFLOW_V1 = "kubeflow-v1";
+  public static final String TRAINER_V2 = "trainer-v2";
   private static final Set<String> PROVIDERS = Set.of("onprem", "aws", "gcp");
 
   public ClusterSettings {
@@ -43,11 +48,13 @@ public record ClusterSettings(
     admissionTimeout = admissionTimeout == null ? Duration.ofMinutes(10) : admissionTimeout;
     provider = provider == null || provider.isBlank() ? "onprem" : provider;
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
-    check(flavor, admissionTimeout, feeUsdPerHour, provider, nodePools);
+    trainerRuntime = trainerRuntime == null || trainerRuntime.isBlank() ? null : trainerRuntime;
+    check(flavor, trainerRuntime, admissionTimeout, feeUsdPerHour, provider, nodePools);
   }
 
   private static void check(
       String flavor,
+      String trainerRuntime,
       Duration admissionTimeout,
       BigDecimal feeUsdPerHour,
       String provider,
@@ -55,6 +62,9 @@ public record ClusterSettings(
     if (!flavor.equals(KUBEFLOW_V1)) {
       throw new IllegalArgumentException(
           "flavor " + flavor + " is not supported yet; use " + KUBEFLOW_V1);
+    }
+    if (trainerRuntime != null && !flavor.equals(TRAINER_V2)) {
+      throw new IllegalArgumentException("trainerRuntime applies only to flavor " + TRAINER_V2);
     }
     if (admissionTimeout.isNegative() || admissionTimeout.isZero()) {
       throw new IllegalArgumentException("admissionTimeout must be more than 0");
@@ -104,6 +114,7 @@ public record ClusterSettings(
       String id,
       String region,
       String flavor,
+      String trainerRuntime,
       String kueueQueue,
       String admissionTimeout,
       BigDecimal feeUsdPerHour,
@@ -122,6 +133,7 @@ public record ClusterSettings(
         id,
         region,
         flavor,
+        trainerRuntime,
         kueueQueue == null || kueueQueue.isBlank() ? null : kueueQueue,
         timeout,
         feeUsdPerHour,

@@ -20,7 +20,8 @@ import java.util.List;
  *   context: onprem-a                                # optional: a context of that kubeconfig
  *   hipaaEligible: false
  *   discountPct: 0
- *   flavor: kubeflow-v1
+ *   flavor: kubeflow-v1                              # or trainer-v2 (TrainJob)
+ *   trainerRuntime: torch-distributed                # trainer-v2: the ClusterTrainingRuntime
  *   kueueQueue: team-queue                           # optional
  *   admissionTimeout: 10m
  *   feeUsdPerHour: 0.10                              # optional cluster fee, shared by nodes
@@ -37,6 +38,7 @@ public record KubernetesConfig(
     String kubeconfig,
     String context,
     String flavor,
+    String trainerRuntime,
     String kueueQueue,
     String admissionTimeout,
     BigDecimal feeUsdPerHour,
@@ -60,7 +62,15 @@ public record KubernetesConfig(
     }
     // Checks every cluster field now, so a bad block fails when the configuration is read.
     ClusterSettings.fromBlock(
-        id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
+        id,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools);
   }
 
   /**
@@ -76,6 +86,7 @@ public record KubernetesConfig(
       @JsonProperty("kubeconfig") String kubeconfig,
       @JsonProperty("context") String context,
       @JsonProperty("flavor") String flavor,
+      @JsonProperty("trainerRuntime") String trainerRuntime,
       @JsonProperty("kueueQueue") String kueueQueue,
       @JsonProperty("admissionTimeout") String admissionTimeout,
       @JsonProperty("feeUsdPerHour") BigDecimal feeUsdPerHour,
@@ -89,6 +100,7 @@ public record KubernetesConfig(
         kubeconfig,
         context,
         flavor,
+        trainerRuntime,
         kueueQueue,
         admissionTimeout,
         feeUsdPerHour,
@@ -99,7 +111,15 @@ public record KubernetesConfig(
   /** The cluster part of this block, which the EKS and GKE blocks share. */
   public ClusterSettings settings() {
     return ClusterSettings.fromBlock(
-        id, region, flavor, kueueQueue, admissionTimeout, feeUsdPerHour, provider, nodePools);
+        id,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools);
   }
 
   /** The kubeconfig file, if the block names one; else the client's own discovery applies. */
