@@ -9,6 +9,8 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jdbi3.JdbiFactory;
+import io.dropwizard.lifecycle.AutoCloseableManager;
+import io.trainyard.audit.JcloudsBlobSink;
 import io.trainyard.cost.CatalogPriceBook;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.cost.Router;
@@ -32,6 +34,7 @@ import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
+import io.trainyard.gateway.reconcile.LogArchive;
 import io.trainyard.gateway.reconcile.Reconciler;
 import io.trainyard.gateway.resources.AuditResource;
 import io.trainyard.gateway.resources.BackendsResource;
@@ -147,7 +150,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
-    var stepper = new JobStepper(store, backends, json, service::route, teams, clock);
+    var logArchive = logArchive(config, environment);
+    var stepper = new JobStepper(store, backends, json, service::route, teams, logArchive, clock);
     var reconciler =
         new Reconciler(
             store,
@@ -174,7 +178,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             service,
             store,
             reader,
-            new JobLogs(store, backends, json),
+            new JobLogs(store, backends, json, logArchive),
             reconciler::wakeUp,
             audit.log(),
             clock));
@@ -213,6 +217,14 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .addFilter("source-address", new SourceAddressFilter())
         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     return audit;
+  }
+
+  /** The archive of ended attempts' logs, for backends that do not keep them. */
+  private static LogArchive logArchive(TrainyardConfiguration config, Environment environment) {
+    var settings = config.getLogArchive();
+    var sink = JcloudsBlobSink.open(settings.getSink().toBlobSinkConfig(config.dataPath()));
+    environment.lifecycle().manage(new AutoCloseableManager(sink));
+    return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes());
   }
 
   private static void createDataDir(TrainyardConfiguration config) {

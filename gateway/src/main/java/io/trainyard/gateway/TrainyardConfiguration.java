@@ -8,6 +8,7 @@ import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.trainyard.gateway.config.AuditConfig;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
+import io.trainyard.gateway.config.LogArchiveConfig;
 import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
 import io.trainyard.gateway.config.TeamConfig;
@@ -35,6 +36,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private ReconcilerConfig reconciler = new ReconcilerConfig();
   @Valid @NotNull private PricingConfig pricing = new PricingConfig();
   @Valid @NotNull private AuditConfig audit = new AuditConfig();
+  @Valid @NotNull private LogArchiveConfig logArchive = new LogArchiveConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -111,6 +113,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setPricing(PricingConfig pricing) {
     this.pricing = pricing;
+  }
+
+  @JsonProperty
+  public LogArchiveConfig getLogArchive() {
+    return logArchive;
+  }
+
+  @JsonProperty
+  public void setLogArchive(LogArchiveConfig logArchive) {
+    this.logArchive = logArchive;
   }
 
   @JsonProperty

@@ -60,6 +60,22 @@ public interface TrainingBackend extends AutoCloseable {
   LogStream logs(ExternalRef ref, LogQuery query);
 
   /**
+   * Whether an ended attempt's logs stay readable through {@link #logs} (files, CloudWatch, Vertex
+   * logging). A backend whose logs live only as long as what ran the job (a Kubernetes pod) says
+   * false: the gateway then archives the logs when the attempt ends and calls {@link #cleanup}.
+   */
+  default boolean keepsLogs() {
+    return true;
+  }
+
+  /**
+   * Removes what an ended attempt left for its logs to be read (pods kept until the gateway has
+   * archived them), as the job's own cleanup settings ask. Called once the logs are archived;
+   * idempotent; a missing object is not an error.
+   */
+  default void cleanup(ExternalRef ref) {}
+
+  /**
    * Registers for pushed status changes where the backend can push (Kubernetes watches). The
    * reconciler's periodic resync is the safety net, so a backend that cannot push returns {@link
    * Subscription#NONE}. Listeners are called from the backend's own threads and must not block.

@@ -1,12 +1,11 @@
 package io.trainyard.gateway.config;
 
+import com.fasterxml.jackson.annotation.JsonMerge;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
-import io.trainyard.audit.BlobSinkConfig;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-import java.nio.file.Path;
 
 /**
  * The audit trail ({@code audit:}). Keys are needed outside dev mode: the digest signing key and
@@ -23,7 +22,7 @@ public class AuditConfig {
 
   @NotNull private Duration digestEvery = Duration.minutes(15);
   private boolean dailyExport = true;
-  @Valid @NotNull private Sink sink = new Sink();
+  @Valid @NotNull private BlobSinkSettings sink = new BlobSinkSettings("audit-exports");
 
   /**
    * Refuse a request whose audit event cannot be written (the default); off, the event is lost and
@@ -108,104 +107,18 @@ public class AuditConfig {
     this.dailyExport = dailyExport;
   }
 
+  /**
+   * Where exports are written (default: {@code <dataDir>/audit-exports}). Merged into the default,
+   * so a block that names only its provider keeps the container.
+   */
   @JsonProperty
-  public Sink getSink() {
+  @JsonMerge
+  public BlobSinkSettings getSink() {
     return sink;
   }
 
   @JsonProperty
-  public void setSink(Sink sink) {
+  public void setSink(BlobSinkSettings sink) {
     this.sink = sink;
-  }
-
-  /**
-   * Where exports are written, through jclouds: {@code filesystem} (default: {@code
-   * <dataDir>/audit-exports}), {@code aws-s3}, {@code google-cloud-storage}, {@code azureblob}.
-   */
-  public static class Sink {
-    private String provider = "filesystem";
-    private String container = "audit-exports";
-    private String prefix = "";
-    private String endpoint;
-    private String identity;
-    private String credential;
-    private String baseDir;
-
-    @JsonProperty
-    public String getProvider() {
-      return provider;
-    }
-
-    @JsonProperty
-    public void setProvider(String provider) {
-      this.provider = provider;
-    }
-
-    /** The bucket (or, for {@code filesystem}, the directory under baseDir). */
-    @JsonProperty
-    public String getContainer() {
-      return container;
-    }
-
-    @JsonProperty
-    public void setContainer(String container) {
-      this.container = container;
-    }
-
-    @JsonProperty
-    public String getPrefix() {
-      return prefix;
-    }
-
-    @JsonProperty
-    public void setPrefix(String prefix) {
-      this.prefix = prefix;
-    }
-
-    @JsonProperty
-    public String getEndpoint() {
-      return endpoint;
-    }
-
-    @JsonProperty
-    public void setEndpoint(String endpoint) {
-      this.endpoint = endpoint;
-    }
-
-    @JsonProperty
-    public String getIdentity() {
-      return identity;
-    }
-
-    @JsonProperty
-    public void setIdentity(String identity) {
-      this.identity = identity;
-    }
-
-    @JsonProperty
-    public String getCredential() {
-      return credential;
-    }
-
-    @JsonProperty
-    public void setCredential(String credential) {
-      this.credential = credential;
-    }
-
-    /** For {@code filesystem}: the directory holding the container; default the dataDir. */
-    @JsonProperty
-    public String getBaseDir() {
-      return baseDir;
-    }
-
-    @JsonProperty
-    public void setBaseDir(String baseDir) {
-      this.baseDir = baseDir;
-    }
-
-    public BlobSinkConfig toBlobSinkConfig(Path dataDir) {
-      var dir = baseDir != null && !baseDir.isBlank() ? baseDir : dataDir.toString();
-      return new BlobSinkConfig(provider, container, prefix, endpoint, identity, credential, dir);
-    }
   }
 }

@@ -23,6 +23,11 @@ public record JobEvent(long seq, String jobId, Instant at, String type, String m
 
   public static final String CANCEL_REQUESTED = "CANCEL_REQUESTED";
 
+  /**
+   * An ended attempt's logs were archived (or could not be), for backends that do not keep them.
+   */
+  public static final String LOGS = "LOGS";
+
   public JobEvent {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(at, "at");

@@ -7,12 +7,14 @@ import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogQuery;
+import io.trainyard.spi.LogStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 
 /**
- * Streams a job's logs from its backend. Following a job that has not started yet waits for its
+ * Streams a job's logs: from the {@link LogArchive} when the attempt's logs were archived (its pods
+ * may be gone), else from its backend. Following a job that has not started yet waits for its
  * attempt to be submitted, and a failover carries on with the next attempt's logs.
  */
 public final class JobLogs {
@@ -27,11 +29,13 @@ public final class JobLogs {
   private final JobStore store;
   private final BackendRegistry backends;
   private final StoredJson json;
+  private final LogArchive archive;
 
-  public JobLogs(JobStore store, BackendRegistry backends, StoredJson json) {
+  public JobLogs(JobStore store, BackendRegistry backends, StoredJson json, LogArchive archive) {
     this.store = store;
     this.backends = backends;
     this.json = json;
+    this.archive = archive;
   }
 
   public void stream(JobRow job, LogQuery query, LineSink sink) throws IOException {
@@ -51,7 +55,12 @@ public final class JobLogs {
         if (current.attempt() > 1) {
           sink.accept("--- attempt " + current.attempt() + " on " + current.backendId() + " ---");
         }
-        copy(json.read(current.externalRefJson(), ExternalRef.class), query, sink);
+        var archived = archive.open(current.id(), current.attempt(), query);
+        if (archived.isPresent()) {
+          copy(archived.get(), sink);
+        } else {
+          copy(json.read(current.externalRefJson(), ExternalRef.class), query, sink);
+        }
         if (!query.follow()) {
           return;
         }
@@ -70,12 +79,19 @@ public final class JobLogs {
       sink.accept("--- backend " + ref.backendId() + " is no longer configured ---");
       return;
     }
-    try (var lines = entry.get().backend().logs(ref, query)) {
+    try {
+      copy(entry.get().backend().logs(ref, query), sink);
+    } catch (BackendException.NotFound e) {
+      // No logs yet or any more; the job's state says which.
+    }
+  }
+
+  private static void copy(LogStream stream, LineSink sink)
+      throws IOException, InterruptedException {
+    try (var lines = stream) {
       for (var line = lines.next(); line.isPresent(); line = lines.next()) {
         sink.accept("[" + line.get().replica() + "] " + line.get().text());
       }
-    } catch (BackendException.NotFound e) {
-      // No logs yet or any more; the job's state says which.
     }
   }
 }

@@ -18,8 +18,10 @@ import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,11 +51,13 @@ public final class JobStepper {
   private final StoredJson json;
   private final Router router;
   private final TeamDirectory teams;
+  private final LogArchive archive;
   private final Clock clock;
 
   /**
    * @param router re-quotes QUEUED jobs
    * @param teams budgets and per-backend settings (namespaces) of teams
+   * @param archive where an ended attempt's logs go when its backend does not keep them
    */
   public JobStepper(
       JobStore store,
@@ -61,12 +65,14 @@ public final class JobStepper {
       StoredJson json,
       Router router,
       TeamDirectory teams,
+      LogArchive archive,
       Clock clock) {
     this.store = store;
     this.backends = backends;
     this.json = json;
     this.router = router;
     this.teams = teams;
+    this.archive = archive;
     this.clock = clock;
   }
 
@@ -211,6 +217,8 @@ public final class JobStepper {
     var backend = backend(job);
     var ref = storedRef(job);
     if (job.cancelRequested() && job.state() != JobState.CANCELLING) {
+      // Cancelling removes the pods, and with them the logs: keep what they printed first.
+      archiveLogs(job, backend, ref);
       backend.cancel(ref);
       job = writeAndReload(job, owner, job.withState(JobState.CANCELLING, null, now()));
       if (job == null) {
@@ -225,10 +233,11 @@ public final class JobStepper {
       write(job, owner, job.withState(end, end == JobState.FAILED ? OBJECT_LOST : null, now()));
       return;
     }
-    apply(job, owner, status);
+    apply(job, owner, status, backend, ref);
   }
 
-  private void apply(JobRow job, String owner, BackendStatus status) {
+  private void apply(
+      JobRow job, String owner, BackendStatus status, TrainingBackend backend, ExternalRef ref) {
     if (status.phase() == BackendPhase.REFUSED && job.state() != JobState.CANCELLING) {
       var decision = json.read(job.decisionJson(), RoutingDecision.class);
       var why = job.backendId() + " did not admit it: " + status.reason();
@@ -267,7 +276,58 @@ public final class JobStepper {
     if (target.isTerminal() && status.endedAt() != null) {
       next = next.toBuilder().endedAt(status.endedAt()).build();
     }
-    write(job, owner, next.toBuilder().restarts(status.restarts()).build());
+    next = next.toBuilder().restarts(status.restarts()).build();
+    if (!target.isTerminal()) {
+      write(job, owner, next);
+      return;
+    }
+    var events = new ArrayList<>(stateEvent(job, next));
+    var archived = archiveLogs(job, backend, ref);
+    var jobId = job.id();
+    archived.ifPresent(a -> events.add(JobEvent.of(jobId, now(), JobEvent.LOGS, a.message())));
+    if (commit(job, owner, next, events) && archived.map(Archived::done).orElse(false)) {
+      cleanUp(job, backend, ref);
+    }
+  }
+
+  /** What archiving an attempt's logs came to: done or not, and the job event saying so. */
+  private record Archived(boolean done, String message) {}
+
+  /**
+   * Archives the attempt's logs when its backend does not keep them and they are not archived yet;
+   * the event to record, empty when there was nothing to do. A failure is recorded, not thrown: the
+   * job still ends, and its pods stay (no cleanup) so the logs can be read from them.
+   */
+  private Optional<Archived> archiveLogs(JobRow job, TrainingBackend backend, ExternalRef ref) {
+    if (backend.keepsLogs()) {
+      return Optional.empty();
+    }
+    if (archive.has(job.id(), job.attempt())) {
+      return Optional.of(new Archived(true, "logs of attempt " + job.attempt() + " archived"));
+    }
+    try {
+      var summary = archive.archive(job.id(), job.attempt(), backend, ref);
+      return Optional.of(new Archived(true, summary.describe(job.attempt())));
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: logs of attempt {} not archived", job.id(), job.attempt(), e);
+      return Optional.of(
+          new Archived(
+              false,
+              "logs of attempt "
+                  + job.attempt()
+                  + " not archived ("
+                  + e.getMessage()
+                  + "); the backend keeps them for now"));
+    }
+  }
+
+  private void cleanUp(JobRow job, TrainingBackend backend, ExternalRef ref) {
+    try {
+      backend.cleanup(ref);
+    } catch (RuntimeException e) {
+      // The operator's own TTL, or a person, cleans up; the logs are safe.
+      LOG.warn("job {}: cleanup of attempt {} failed", job.id(), job.attempt(), e);
+    }
   }
 
   private static JobRow started(JobRow job, BackendStatus status) {

@@ -8,6 +8,7 @@ import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.BackendStatus;
 import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.LogLine;
 import io.trainyard.spi.LogQuery;
 import io.trainyard.spi.LogStream;
 import io.trainyard.spi.Placement;
@@ -147,9 +148,27 @@ final class FakeBackend implements TrainingBackend {
     }
   }
 
+  /** What the object's replicas printed, every replica's lines in order. */
+  final Map<String, List<LogLine>> printed = new ConcurrentHashMap<>();
+
   @Override
   public LogStream logs(ExternalRef ref, LogQuery query) {
-    throw new BackendException.NotFound("no logs", null);
+    var lines = printed.get(ref.name());
+    if (lines == null) {
+      throw new BackendException.NotFound("no logs", null);
+    }
+    var iterator = lines.iterator();
+    return new LogStream() {
+      @Override
+      public java.util.Optional<LogLine> next() {
+        return iterator.hasNext()
+            ? java.util.Optional.of(iterator.next())
+            : java.util.Optional.empty();
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.trainyard.gateway.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.audit.BlobSinkConfig;
+import io.trainyard.audit.JcloudsBlobSink;
 import io.trainyard.auth.Principal;
 import io.trainyard.auth.Role;
 import io.trainyard.cost.PriceBook;
@@ -265,7 +267,8 @@ abstract class ReconcilerContract {
     assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
 
     // Replica a wakes up with its old row and tries to move the job along.
-    new JobStepper(store, registry, json, service::route, teams, clock).step(stale, "a");
+    new JobStepper(store, registry, json, service::route, teams, logArchive, clock)
+        .step(stale, "a");
     var after = find(job);
     assertThat(after.state()).isEqualTo(JobState.SUBMITTED);
     assertThat(after.leaseOwner()).isEqualTo("b");
@@ -413,10 +416,16 @@ abstract class ReconcilerContract {
     return jobs.stream().allMatch(j -> find(j).state() != JobState.PENDING);
   }
 
+  // FakeBackend keeps its logs, so nothing is archived; the archive is there as in the gateway.
+  private final LogArchive logArchive =
+      new LogArchive(
+          JcloudsBlobSink.open(new BlobSinkConfig("transient", "logs", "", null, null, null, null)),
+          1 << 20);
+
   private Reconciler reconciler(String owner) {
     return new Reconciler(
         store,
-        new JobStepper(store, registry, json, service::route, teams, clock),
+        new JobStepper(store, registry, json, service::route, teams, logArchive, clock),
         registry,
         new Reconciler.Settings(owner, LEASE, Duration.ofSeconds(1), 100),
         clock);

@@ -7,12 +7,13 @@ import java.util.Map;
 
 /**
  * Where an attempt's object is: its kind, namespace and name, as kept in its {@link ExternalRef}.
+ * Public for tests of other modules that act as the cluster's operator.
  */
-record Attempt(KubeflowKind kind, String namespace, String name) {
+public record Attempt(KubeflowKind kind, String namespace, String name) {
   static final String NAMESPACE = "namespace";
   static final String KIND = "kind";
 
-  static Attempt of(ExternalRef ref) {
+  public static Attempt of(ExternalRef ref) {
     var kind = KubeflowKind.fromKind(ref.attributes().getOrDefault(KIND, ""));
     var namespace = ref.attributes().get(NAMESPACE);
     if (kind.isEmpty() || namespace == null) {

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.extension.ExtensibleResource;
 import io.trainyard.kubeflow.KubeflowKind;
@@ -125,6 +127,26 @@ final class KubeflowJobApi {
         throw new ConflictException();
       }
       throw KubernetesErrors.translate(e, "delete " + kind.kind() + " " + namespace + "/" + name);
+    }
+  }
+
+  /**
+   * Applies a JSON merge patch to the object.
+   *
+   * @return false when it was not there
+   */
+  boolean mergePatch(KubeflowKind kind, String namespace, String name, String patch) {
+    try {
+      jobs(kind)
+          .inNamespace(namespace)
+          .withName(name)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+      return true;
+    } catch (KubernetesClientException e) {
+      if (KubernetesErrors.isNotFound(e)) {
+        return false;
+      }
+      throw KubernetesErrors.translate(e, "patch " + kind.kind() + " " + namespace + "/" + name);
     }
   }
 

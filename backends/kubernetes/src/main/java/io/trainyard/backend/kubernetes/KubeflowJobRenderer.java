@@ -32,7 +32,9 @@ import java.util.Optional;
  *       node selector, its taints tolerated);
  *   <li>the job's DeepSpeed config, when it has one, as a ConfigMap {@code <name>-deepspeed}
  *       mounted in every replica at {@value #DEEPSPEED_DIR}, its path in {@code DEEPSPEED_CONFIG},
- *       owned by the job object so it goes when the job goes.
+ *       owned by the job object so it goes when the job goes;
+ *   <li>pods kept when the job ends, until the gateway has archived their logs ({@link
+ *       PodCleanup}).
  * </ul>
  */
 final class KubeflowJobRenderer {
@@ -87,6 +89,7 @@ final class KubeflowJobRenderer {
             job.spec());
     var options = new RenderOptions(job.objectName(), namespace(job), labels(job), pods);
     var tree = writer.write(spec, options);
+    PodCleanup.holdPods(tree);
     try {
       return Serialization.unmarshal(
           JSON.writeValueAsString(tree), GenericKubernetesResource.class);

@@ -95,6 +95,26 @@ public final class KubernetesBackend implements TrainingBackend {
     return logs.logs(ref, query);
   }
 
+  /** A pod's log goes with the pod: the gateway archives it before {@link #cleanup}. */
+  @Override
+  public boolean keepsLogs() {
+    return false;
+  }
+
+  /** Gives the operator back the job's own {@code cleanPodPolicy} and TTL ({@link PodCleanup}). */
+  @Override
+  public void cleanup(ExternalRef ref) {
+    var at = Attempt.of(ref);
+    var job = api.get(at.kind(), at.namespace(), at.name());
+    if (job == null) {
+      return;
+    }
+    var patch = PodCleanup.restorePatch(job.getMetadata().getAnnotations());
+    if (patch != null) {
+      api.mergePatch(at.kind(), at.namespace(), at.name(), patch);
+    }
+  }
+
   @Override
   public Subscription events(BackendEventListener listener) {
     return follower.subscribe(listener);

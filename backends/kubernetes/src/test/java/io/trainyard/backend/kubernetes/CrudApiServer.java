@@ -22,11 +22,11 @@ import java.util.concurrent.TimeUnit;
  * set with {@link #expect()} answer before the CRUD store does, for what it cannot do (a quota's
  * 403, pod logs).
  */
-final class CrudApiServer implements AutoCloseable {
+public final class CrudApiServer implements AutoCloseable {
   private final KubernetesMockServer server;
   private final KubernetesClient client;
 
-  CrudApiServer() {
+  public CrudApiServer() {
     var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
     server =
         new KubernetesMockServer(
@@ -45,40 +45,40 @@ final class CrudApiServer implements AutoCloseable {
   }
 
   /** A client of this server, as a gateway would have; a new one stands for a restarted gateway. */
-  KubernetesClient newClient() {
+  public KubernetesClient newClient() {
     return server.createClient();
   }
 
   /** A client that names itself {@code userAgent}, so its requests can be told from others'. */
-  KubernetesClient newClient(String userAgent) {
+  public KubernetesClient newClient(String userAgent) {
     return server.createClient(b -> b.editOrNewConfig().withUserAgent(userAgent).endConfig());
   }
 
   /** The client the tests' own operator and assertions use. */
-  KubernetesClient client() {
+  public KubernetesClient client() {
     return client;
   }
 
-  io.fabric8.mockwebserver.dsl.MockServerExpectation expect() {
+  public io.fabric8.mockwebserver.dsl.MockServerExpectation expect() {
     return server.expect();
   }
 
   /** Drops every expectation, the server's own {@code /version} answer too. */
-  void clearExpectations() {
+  public void clearExpectations() {
     server.clearExpectations();
   }
 
-  String url() {
+  public String url() {
     return server.url("/");
   }
 
   /** Requests served so far, of any client. */
-  int requestCount() {
+  public int requestCount() {
     return server.getRequestCount();
   }
 
   /** Takes the requests recorded so far, oldest first. */
-  List<RecordedRequest> drainRequests() throws InterruptedException {
+  public List<RecordedRequest> drainRequests() throws InterruptedException {
     var taken = new ArrayList<RecordedRequest>();
     RecordedRequest r;
     while ((r = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
@@ -88,7 +88,8 @@ final class CrudApiServer implements AutoCloseable {
   }
 
   /** A Kubernetes {@code Status} body, as the API server answers errors. */
-  static io.fabric8.kubernetes.api.model.Status status(int code, String reason, String message) {
+  public static io.fabric8.kubernetes.api.model.Status status(
+      int code, String reason, String message) {
     return new StatusBuilder()
         .withStatus("Failure")
         .withCode(code)

@@ -22,20 +22,20 @@ import java.util.Map;
  * replicaStatuses.<Type>} carries {@code active}, {@code succeeded}, {@code failed}. Also creates
  * the job's pods with the operator's labels, for log tests.
  */
-final class FakeTrainingOperator {
+public final class FakeTrainingOperator {
   private final KubernetesClient client;
   private final Clock clock;
 
-  FakeTrainingOperator(KubernetesClient client, Clock clock) {
+  public FakeTrainingOperator(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
   }
 
-  void created(Attempt at) {
+  public void created(Attempt at) {
     condition(at, "Created", "True", reason(at, "Created"), message(at, "is created."));
   }
 
-  void running(Attempt at, Map<String, Integer> active) {
+  public void running(Attempt at, Map<String, Integer> active) {
     var replicas = new LinkedHashMap<String, Object>();
     active.forEach((type, n) -> replicas.put(type, Map.of("active", n)));
     update(
@@ -47,7 +47,7 @@ final class FakeTrainingOperator {
         });
   }
 
-  void restarting(Attempt at, String type, int failed) {
+  public void restarting(Attempt at, String type, int failed) {
     update(
         at,
         status -> {
@@ -68,7 +68,7 @@ final class FakeTrainingOperator {
         });
   }
 
-  void succeeded(Attempt at) {
+  public void succeeded(Attempt at) {
     update(
         at,
         status -> {
@@ -82,7 +82,7 @@ final class FakeTrainingOperator {
         });
   }
 
-  void failed(Attempt at, String type, int failed) {
+  public void failed(Attempt at, String type, int failed) {
     update(
         at,
         status -> {
@@ -105,16 +105,16 @@ final class FakeTrainingOperator {
   }
 
   /** What the operator writes when Kueue (or anyone) sets {@code runPolicy.suspend}. */
-  void suspended(Attempt at) {
+  public void suspended(Attempt at) {
     condition(at, "Suspended", "True", reason(at, "Suspended"), message(at, "is suspended."));
   }
 
-  void resumed(Attempt at) {
+  public void resumed(Attempt at) {
     condition(at, "Suspended", "False", reason(at, "Resumed"), message(at, "is resumed."));
   }
 
   /** Pods {@code <name>-<type>-<index>} with the operator's labels, running. */
-  List<String> pods(Attempt at, Map<String, Integer> replicas) {
+  public List<String> pods(Attempt at, Map<String, Integer> replicas) {
     var names = new ArrayList<String>();
     replicas.forEach(
         (type, count) -> {
@@ -150,7 +150,7 @@ final class FakeTrainingOperator {
   }
 
   /** Deletes the job, as its TTL or a person with kubectl would. */
-  void delete(Attempt at) {
+  public void delete(Attempt at) {
     client
         .genericKubernetesResources(KubeflowJobApi.context(at.kind()))
         .inNamespace(at.namespace())
@@ -158,7 +158,7 @@ final class FakeTrainingOperator {
         .delete();
   }
 
-  GenericKubernetesResource get(Attempt at) {
+  public GenericKubernetesResource get(Attempt at) {
     return client
         .genericKubernetesResources(KubeflowJobApi.context(at.kind()))
         .inNamespace(at.namespace())
@@ -261,7 +261,7 @@ final class FakeTrainingOperator {
     return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
-  static Attempt attempt(KubeflowKind kind, String namespace, String name) {
+  public static Attempt attempt(KubeflowKind kind, String namespace, String name) {
     return new Attempt(kind, namespace, name);
   }
 }

@@ -72,7 +72,9 @@ class KubeflowJobRendererTest {
     assertThat(object.get("metadata"))
         .isEqualTo(
             yaml(
-                "{name: ty-01hzx3kq7v8m2n4p6r8t0w2y4a-a1, namespace: nlp-jobs, labels:"
+                "{name: ty-01hzx3kq7v8m2n4p6r8t0w2y4a-a1, namespace: nlp-jobs, annotations:"
+                    + " {trainyard.io/clean-pod-policy: Running,"
+                    + " trainyard.io/ttl-seconds-after-finished: '3600'}, labels:"
                     + " {trainyard.io/job-id: 01hzx3kq7v8m2n4p6r8t0w2y4a, trainyard.io/team: nlp,"
                     + " trainyard.io/spec-hash: "
                     + "ab".repeat(31)
@@ -117,12 +119,12 @@ class KubeflowJobRendererTest {
         .isEqualTo(yaml("{limits: {cpu: 2, memory: 8Gi}}"));
     assertThat(worker.at("/containers/0/resources"))
         .isEqualTo(yaml("{limits: {cpu: 8, memory: 32Gi, nvidia.com/gpu: 2}}"));
+    // The job's own cleanPodPolicy and TTL wait in annotations until its logs are archived.
     assertThat(object.at("/spec/runPolicy"))
         .isEqualTo(
             yaml(
-                "{cleanPodPolicy: Running, ttlSecondsAfterFinished: 3600, activeDeadlineSeconds:"
-                    + " 21600, backoffLimit: 3, schedulingPolicy: {minAvailable: 3, queue:"
-                    + " research}}"));
+                "{cleanPodPolicy: None, activeDeadlineSeconds: 21600, backoffLimit: 3,"
+                    + " schedulingPolicy: {minAvailable: 3, queue: research}}"));
   }
 
   @ParameterizedTest(name = "{0}")

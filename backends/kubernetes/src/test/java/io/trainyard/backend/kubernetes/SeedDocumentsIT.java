@@ -58,7 +58,8 @@ class SeedDocumentsIT extends CrudServerTest {
             "a".repeat(64),
             placement,
             Map.of("namespace", "nlp-jobs"));
-    var at = Attempt.of(submit(job));
+    var ref = submit(job);
+    var at = Attempt.of(ref);
 
     var live = operator.get(at);
     assertThat(live.getKind()).isEqualTo("PyTorchJob");
@@ -80,7 +81,11 @@ class SeedDocumentsIT extends CrudServerTest {
       }
     }
 
-    // Read back as a user's document would be, it is the job that was submitted.
+    // Once it has ended and its logs are archived, read back as a user's document would be, it
+    // is the job that was submitted (its own cleanup settings included).
+    operator.succeeded(at);
+    backend.cleanup(ref);
+    tree = (ObjectNode) JSON.readTree(Serialization.asJson(operator.get(at)));
     var metadata = (ObjectNode) tree.get("metadata");
     metadata.retain("name", "labels");
     tree.remove("status");

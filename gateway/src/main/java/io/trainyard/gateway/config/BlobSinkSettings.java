@@ -1,0 +1,108 @@
+package io.trainyard.gateway.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.trainyard.audit.BlobSinkConfig;
+import java.nio.file.Path;
+
+/**
+ * A blob store reached through jclouds: {@code filesystem} (default: a directory under the
+ * dataDir), {@code aws-s3}, {@code google-cloud-storage}, {@code azureblob}. Audit exports and job
+ * log archives each have one.
+ */
+public class BlobSinkSettings {
+  private String provider = "filesystem";
+  private String container;
+  private String prefix = "";
+  private String endpoint;
+  private String identity;
+  private String credential;
+  private String baseDir;
+
+  /** For Jackson. */
+  public BlobSinkSettings() {
+    this("blobs");
+  }
+
+  /** Settings with {@code container} as the default container (a directory, on filesystem). */
+  public BlobSinkSettings(String container) {
+    this.container = container;
+  }
+
+  @JsonProperty
+  public String getProvider() {
+    return provider;
+  }
+
+  @JsonProperty
+  public void setProvider(String provider) {
+    this.provider = provider;
+  }
+
+  /** The bucket (or, for {@code filesystem}, the directory under baseDir). */
+  @JsonProperty
+  public String getContainer() {
+    return container;
+  }
+
+  @JsonProperty
+  public void setContainer(String container) {
+    this.container = container;
+  }
+
+  @JsonProperty
+  public String getPrefix() {
+    return prefix;
+  }
+
+  @JsonProperty
+  public void setPrefix(String prefix) {
+    this.prefix = prefix;
+  }
+
+  @JsonProperty
+  public String getEndpoint() {
+    return endpoint;
+  }
+
+  @JsonProperty
+  public void setEndpoint(String endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  @JsonProperty
+  public String getIdentity() {
+    return identity;
+  }
+
+  @JsonProperty
+  public void setIdentity(String identity) {
+    this.identity = identity;
+  }
+
+  /** The secret half of the credentials; write-only, so it never appears where config is shown. */
+  @JsonProperty(access = JsonProperty.Access.WRITE_ONLY)
+  public String getCredential() {
+    return credential;
+  }
+
+  @JsonProperty
+  public void setCredential(String credential) {
+    this.credential = credential;
+  }
+
+  /** For {@code filesystem}: the directory holding the container; default the dataDir. */
+  @JsonProperty
+  public String getBaseDir() {
+    return baseDir;
+  }
+
+  @JsonProperty
+  public void setBaseDir(String baseDir) {
+    this.baseDir = baseDir;
+  }
+
+  public BlobSinkConfig toBlobSinkConfig(Path dataDir) {
+    var dir = baseDir != null && !baseDir.isBlank() ? baseDir : dataDir.toString();
+    return new BlobSinkConfig(provider, container, prefix, endpoint, identity, credential, dir);
+  }
+}

@@ -1,0 +1,251 @@
+package io.trainyard.gateway.resources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.trainyard.auth.DevIssuer;
+import io.trainyard.backend.kubernetes.Attempt;
+import io.trainyard.backend.kubernetes.CrudApiServer;
+import io.trainyard.backend.kubernetes.FakeTrainingOperator;
+import io.trainyard.gateway.TrainyardApplication;
+import io.trainyard.gateway.TrainyardConfiguration;
+import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.testing.GatewayClient;
+import io.trainyard.kubeflow.KubeflowKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A {@code type: kubernetes} backend through the whole gateway, on fabric8's API server in CRUD
+ * mode (reached through a kubeconfig, as an operator configures it), with a test-side operator and
+ * kubelet: the job runs in the team's namespace, its logs are archived when it ends and served from
+ * the archive once the pods are gone; a cancel keeps what the pods printed; a seed document
+ * submitted as it is becomes a PyTorchJob with its PVC in every replica.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class KubernetesGatewayIT {
+  private static final Path DIR = tempDir();
+  private static final CrudApiServer CLUSTER = new CrudApiServer();
+  private static final FakeTrainingOperator OPERATOR =
+      new FakeTrainingOperator(CLUSTER.client(), Clock.systemUTC());
+
+  static final DropwizardAppExtension<TrainyardConfiguration> APP =
+      new DropwizardAppExtension<>(TrainyardApplication.class, writeConfig());
+
+  private static GatewayClient client;
+  private static String token;
+
+  @BeforeAll
+  static void connect() {
+    client = new GatewayClient(APP.getLocalPort());
+    token =
+        DevIssuer.loadOrCreate(DIR, AuthConfig.DEV_ISSUER)
+            .mint("mia", Set.of("ml"), Set.of("trainer"), Duration.ofHours(1));
+  }
+
+  @AfterAll
+  static void stop() {
+    CLUSTER.close();
+  }
+
+  @Test
+  void aJobRunsInTheTeamsNamespaceAndItsLogsOutliveItsPods() {
+    var id = submit(cpuJob("k8s-logs"));
+    var at = attempt(awaitState(id, "SUBMITTED"));
+    assertThat(at.namespace()).isEqualTo("ml-jobs");
+    OPERATOR.created(at);
+    OPERATOR.pods(at, Map.of("Master", 1, "Worker", 1));
+    kubelet(at, "master-0", "2026-01-05T10:00:00Z epoch 1 loss 0.9\n");
+    kubelet(at, "worker-0", "2026-01-05T10:00:01Z worker up\n");
+    OPERATOR.running(at, Map.of("Master", 1, "Worker", 1));
+    awaitState(id, "RUNNING");
+    OPERATOR.succeeded(at);
+    awaitState(id, "SUCCEEDED");
+
+    var events = client.get("/v1/jobs/" + id + "/events", token).body();
+    assertThat(events).contains("logs of attempt 1 archived: 2 lines");
+    // Archived, the job's own cleanup is handed back to the operator.
+    assertThat(runPolicy(at)).containsEntry("cleanPodPolicy", "All");
+
+    // The operator deletes the pods; the logs are served from the archive.
+    CLUSTER.client().pods().inNamespace(at.namespace()).delete();
+    var logs = client.get("/v1/jobs/" + id + "/logs", token);
+    assertThat(logs.status()).isEqualTo(200);
+    assertThat(logs.body()).isEqualTo("[master-0] epoch 1 loss 0.9\n[worker-0] worker up\n");
+    assertThat(client.get("/v1/jobs/" + id + "/logs?replica=worker-0", token).body())
+        .isEqualTo("[worker-0] worker up\n");
+  }
+
+  @Test
+  void aCancelKeepsWhatThePodsPrinted() {
+    var id = submit(cpuJob("k8s-cancel"));
+    var at = attempt(awaitState(id, "SUBMITTED"));
+    OPERATOR.created(at);
+    OPERATOR.pods(at, Map.of("Master", 1, "Worker", 1));
+    kubelet(at, "master-0", "2026-01-05T11:00:00Z step 10\n");
+    kubelet(at, "worker-0", "2026-01-05T11:00:00Z step 10 (worker)\n");
+    OPERATOR.running(at, Map.of("Master", 1, "Worker", 1));
+    awaitState(id, "RUNNING");
+
+    assertThat(client.delete("/v1/jobs/" + id, token).status()).isEqualTo(202);
+    awaitState(id, "CANCELLED");
+    assertThat(OPERATOR.get(at)).isNull();
+    CLUSTER.client().pods().inNamespace(at.namespace()).delete();
+    assertThat(client.get("/v1/jobs/" + id + "/logs?replica=master-0", token).body())
+        .isEqualTo("[master-0] step 10\n");
+  }
+
+  @Test
+  void aSeedDocumentSubmittedAsItIsRunsWithItsVolumeInEveryReplica() throws IOException {
+    String seed;
+    try (InputStream in = getClass().getResourceAsStream("/seeds/seed-000-bert-pytorchjob.yaml")) {
+      seed = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    var answer = client.post("/v1/jobs", token, "application/yaml", seed);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+    var at = attempt(awaitState(answer.json().get("id").asText(), "SUBMITTED"));
+    var job = OPERATOR.get(at);
+    assertThat(job.getKind()).isEqualTo("PyTorchJob");
+    assertThat(job.getMetadata().getNamespace()).isEqualTo("ml-jobs");
+    var tree =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(io.fabric8.kubernetes.client.utils.Serialization.asJson(job));
+    var replicas = tree.at("/spec/pytorchReplicaSpecs");
+    assertThat(replicas.size()).isEqualTo(2);
+    replicas.forEach(
+        replica -> {
+          var pod = replica.at("/template/spec");
+          assertThat(pod.at("/volumes/0/persistentVolumeClaim/claimName").asText())
+              .isEqualTo("data-pvc");
+          assertThat(pod.at("/containers/0/volumeMounts/0/mountPath").asText()).isEqualTo("/mnt");
+        });
+  }
+
+  private static Attempt attempt(JsonNode job) {
+    return new Attempt(KubeflowKind.PYTORCH_JOB, "ml-jobs", job.get("objectName").asText());
+  }
+
+  /** The pod's kubelet answers its log request with what it printed (timestamps on). */
+  private static void kubelet(Attempt at, String replica, String body) {
+    var path =
+        "/api/v1/namespaces/"
+            + at.namespace()
+            + "/pods/"
+            + at.name()
+            + "-"
+            + replica
+            + "/log?pretty=false&container=pytorch&timestamps=true";
+    CLUSTER.expect().get().withPath(path).andReturn(200, body).always();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> runPolicy(Attempt at) {
+    var spec = (Map<String, Object>) OPERATOR.get(at).getAdditionalProperties().get("spec");
+    return (Map<String, Object>) spec.get("runPolicy");
+  }
+
+  private static String cpuJob(String name) {
+    return """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: %s}
+        spec:
+          framework: pytorch
+          image: registry.example.com/train:1
+          command: [python, train.py]
+          resources: {cpus: 2, memory: 8Gi}
+          replicas: {master: 1, worker: 1}
+          cleanup: {pods: all}
+        """
+        .formatted(name);
+  }
+
+  private static String submit(String spec) {
+    var answer = client.post("/v1/jobs", token, "application/yaml", spec);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+    return answer.json().get("id").asText();
+  }
+
+  private static JsonNode awaitState(String id, String state) {
+    var deadline = Instant.now().plusSeconds(60);
+    JsonNode job = null;
+    while (Instant.now().isBefore(deadline)) {
+      job = client.get("/v1/jobs/" + id, token).json();
+      if (job.get("state").asText().equals(state)) {
+        return job;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new AssertionError("job " + id + " never reached " + state + "; last: " + job);
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("trainyard-k8s");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String writeConfig() {
+    var kubeconfig =
+        """
+        apiVersion: v1
+        kind: Config
+        clusters: [{name: crud, cluster: {server: "%s"}}]
+        users: [{name: gateway, user: {token: not-checked}}]
+        contexts: [{name: crud, context: {cluster: crud, user: gateway}}]
+        current-context: crud
+        """
+            .formatted(CLUSTER.url());
+    var yaml =
+        """
+        dataDir: %s
+        auth: {mode: dev}
+        reconciler: {resyncInterval: 200ms}
+        server:
+          applicationConnectors: [{type: http, port: 0, bindHost: 127.0.0.1}]
+          adminConnectors: [{type: http, port: 0}]
+        teams:
+          ml: {backends: [k8s], namespaces: {k8s: ml-jobs}}
+        backends:
+          - type: kubernetes
+            id: k8s
+            region: us-east-1
+            kubeconfig: %s
+            provider: aws
+            nodePools:
+              - {name: cpu, instanceType: m5.2xlarge, maxNodes: 20}
+              - {name: gpu, instanceType: g5.12xlarge, maxNodes: 8}
+        """
+            .formatted(DIR, DIR.resolve("kubeconfig"));
+    try {
+      Files.writeString(DIR.resolve("kubeconfig"), kubeconfig);
+      var file = DIR.resolve("trainyard.yml");
+      Files.writeString(file, yaml);
+      return file.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
