@@ -70,10 +70,16 @@ final class EksClusterConnector implements AutoCloseable {
    * A client of the cluster's API server. Connecting makes no request to it: the first one goes out
    * when the backend is used.
    *
-   * @throws BackendException as {@link #describe()}
+   * @throws BackendException as {@link #describe()}; also {@code Retryable} when the CA is not a
+   *     PEM certificate
    */
   KubernetesClient connect() {
     var endpoint = apiServerOverride.apply(describe());
+    try {
+      endpoint.checkCertificate(clusterName);
+    } catch (IllegalStateException e) {
+      throw new BackendException.Retryable(e.getMessage(), e);
+    }
     var config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(endpoint.apiServer().toString())

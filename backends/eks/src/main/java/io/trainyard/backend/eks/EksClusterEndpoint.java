@@ -26,8 +26,9 @@ record EksClusterEndpoint(URI apiServer, String caData) {
   /**
    * The endpoint of a described cluster that can take requests.
    *
-   * @throws IllegalStateException the cluster is not {@code ACTIVE}, or lacks an endpoint or a
-   *     readable CA; the message says which
+   * @throws IllegalStateException the cluster is not {@code ACTIVE}, or lacks an endpoint or a CA;
+   *     the message says which. Whether the CA is a certificate is {@link #checkCertificate}'s
+   *     business.
    */
   static EksClusterEndpoint of(String name, Cluster cluster) {
     var status = cluster.status();
@@ -56,12 +57,11 @@ record EksClusterEndpoint(URI apiServer, String caData) {
     if (ca == null || ca.isBlank()) {
       throw new IllegalStateException("EKS cluster " + name + " has no certificate authority");
     }
-    checkCertificate(name, ca);
     return new EksClusterEndpoint(uri, ca);
   }
 
   /** Refuses CA data that is not a PEM certificate, before the client would fail on it later. */
-  static void checkCertificate(String name, String caData) {
+  void checkCertificate(String name) {
     try {
       var pem = Base64.getMimeDecoder().decode(caData);
       var certificates =
