@@ -224,7 +224,7 @@ public record GkeConfig(
     return credentialsFile == null ? null : Path.of(credentialsFile);
   }
 
-  // Hides the key file's path from nothing, but keeps the CA (public, yet long) out of log lines.
+  // Keeps the CA (public, but kilobytes long) out of log lines; the key file is only a path.
   @Override
   public String toString() {
     return "GkeConfig[id="

@@ -43,7 +43,7 @@ class GkeTokenProviderIT {
 
   @Test
   void theKeySignsAGrantTheEndpointAcceptsAndTheTokenIsReusedUntilNearExpiry() {
-    assertThat(google.calls()).as("nothing is fetched before the first request").isZero();
+    assertThat(google.calls()).as("reading the key asks nothing of Google").isZero();
 
     for (int i = 0; i < 5; i++) {
       assertThat(tokens.getToken()).isEqualTo(FakeGoogleTokenEndpoint.token(1));
