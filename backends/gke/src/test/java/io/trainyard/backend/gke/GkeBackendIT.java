@@ -1,0 +1,232 @@
+package io.trainyard.backend.gke;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.trainyard.backend.kubernetes.KubernetesFixtures;
+import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.BackendContext;
+import io.trainyard.spi.BackendFactory;
+import io.trainyard.spi.TrainingBackend;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A GKE backend built from its configuration block, as the gateway builds it: found by kind,
+ * reaching a TLS API server at its endpoint with its CA, authenticated by a service-account key
+ * whose tokens come from a local Google token endpoint.
+ */
+class GkeBackendIT {
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory())
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+  private static final String T4_SPEC =
+      """
+      framework: pytorch
+      image: registry.example.com/bert:1.4
+      command: [python, train.py]
+      resources: {gpus: 1, gpuType: nvidia-t4, cpus: 4, memory: 16Gi}
+      replicas: {master: 1, worker: 1}
+      """;
+
+  @TempDir Path dir;
+  private FakeGoogleTokenEndpoint google;
+  private TlsApiServer cluster;
+  private MovableClock clock;
+  private Path keyFile;
+  private final List<TrainingBackend> opened = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    google = new FakeGoogleTokenEndpoint();
+    cluster = new TlsApiServer();
+    clock = new MovableClock();
+    keyFile = google.writeKey(dir.resolve("trainyard-gke.json"));
+  }
+
+  @AfterEach
+  void stop() {
+    opened.forEach(TrainingBackend::close);
+    cluster.close();
+    google.close();
+  }
+
+  @Test
+  void aJobSubmittedToTheGkeBackendAppearsInTheTeamsNamespaceWithEveryRequestAuthenticated()
+      throws Exception {
+    var backend = backend(block("endpoint: " + endpoint() + "\ncaCertificate: " + ca() + "\n"));
+
+    assertThat(backend.kind()).isEqualTo("gke");
+    assertThat(backend.id()).isEqualTo("gke-usc1");
+    assertThat(backend.health().healthy()).isTrue();
+    var spec = KubernetesFixtures.spec(T4_SPEC);
+    var proposals = backend.placements(spec);
+    assertThat(proposals.rejections()).isEmpty();
+    var placement = proposals.placements().get(0);
+    assertThat(placement.provider()).isEqualTo("gcp");
+    assertThat(placement.service()).isEqualTo("gce");
+    assertThat(placement.lines())
+        .allSatisfy(
+            line -> {
+              assertThat(line.instanceType()).isEqualTo("n1-standard-8");
+              assertThat(line.gpuType()).isEqualTo("nvidia-t4");
+            });
+    // GKE's management fee by default, shared by the pool's 10 nodes: 2 nodes → 0.02/h.
+    assertThat(placement.clusterFeeUsdPerHour()).isEqualByComparingTo("0.02");
+
+    var ref = backend.submit(KubernetesFixtures.job(spec, placement));
+
+    var created =
+        cluster
+            .admin()
+            .genericKubernetesResources("kubeflow.org/v1", "PyTorchJob")
+            .inNamespace("nlp-jobs")
+            .withName(ref.name())
+            .get();
+    assertThat(created).isNotNull();
+    assertThat(created.getMetadata().getLabels()).containsEntry("trainyard.io/team", "nlp");
+    assertThat(cluster.authorizations()).isNotEmpty().containsOnly("Bearer ya29.fake-1");
+    assertThat(google.issued()).isEqualTo(1);
+    assertThat(google.refusals()).isEmpty();
+  }
+
+  @Test
+  void aKubeconfigGivesTheServerAndCaButNeverItsUser() throws Exception {
+    var kubeconfig = dir.resolve("gke.kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+          - name: gke_ml-prod_us-central1_train
+            cluster: {server: "%s", certificate-authority-data: "%s"}
+        users:
+          - name: gke_ml-prod_us-central1_train
+            user:
+              exec:
+                apiVersion: client.authentication.k8s.io/v1beta1
+                command: gke-gcloud-auth-plugin-that-is-not-installed
+                provideClusterInfo: true
+        contexts:
+          - name: gke_ml-prod_us-central1_train
+            context: {cluster: gke_ml-prod_us-central1_train, user: gke_ml-prod_us-central1_train}
+        current-context: gke_ml-prod_us-central1_train
+        """
+            .formatted(endpoint(), ca()));
+    var backend = backend(block("kubeconfig: " + kubeconfig + "\n"));
+
+    assertThat(backend.health().healthy()).isTrue();
+    assertThat(cluster.authorizations()).containsExactly("Bearer ya29.fake-1");
+  }
+
+  @Test
+  void aRefusedTokenMakesTheBackendUnhealthy() throws Exception {
+    var backend = backend(block("endpoint: " + endpoint() + "\ncaCertificate: " + ca() + "\n"));
+    assertThat(backend.health().healthy()).isTrue();
+    cluster.clearExpectations();
+    cluster
+        .expect()
+        .get()
+        .withPath("/version")
+        .andReturn(401, TlsApiServer.status(401, "Unauthorized", "Unauthorized"))
+        .always();
+
+    var health = backend.health();
+
+    assertThat(health.healthy()).isFalse();
+    assertThat(health.message()).startsWith("credentials refused: GET /version: Unauthorized");
+    assertThat(cluster.authorizations()).containsOnly("Bearer ya29.fake-1");
+  }
+
+  @Test
+  void aKeyGoogleNoLongerAcceptsMakesTheBackendUnhealthyAtItsNextRefresh() {
+    var backend = backend(block("endpoint: " + endpoint() + "\ncaCertificate: " + ca() + "\n"));
+    assertThat(backend.health().healthy()).isTrue();
+    google.revokeKey();
+    assertThat(backend.health().healthy()).as("the current token is still good").isTrue();
+
+    clock.advance(Duration.ofMinutes(56));
+    var health = backend.health();
+
+    assertThat(health.healthy()).isFalse();
+    assertThat(health.message())
+        .startsWith("credentials refused: ")
+        .contains("Google refused the credentials (400 invalid_grant: Invalid JWT Signature.)")
+        .doesNotContain("ya29.");
+  }
+
+  @Test
+  void aServerTheConfiguredCaDidNotSignIsNotTalkedTo() throws Exception {
+    try (var impostor = new TlsApiServer()) {
+      var backend =
+          backend(
+              block("endpoint: localhost:" + impostor.port() + "\ncaCertificate: " + ca() + "\n"));
+
+      var health = backend.health();
+
+      assertThat(health.healthy()).isFalse();
+      assertThat(health.message()).startsWith("unreachable: ");
+      assertThat(impostor.authorizations()).as("no token reached the impostor").isEmpty();
+    }
+  }
+
+  private String block(String reach) {
+    return """
+        type: gke
+        id: gke-usc1
+        region: us-central1
+        project: ml-prod
+        cluster: train
+        credentialsFile: %s
+        nodePools:
+          - {name: t4, instanceType: n1-standard-8, accelerator: {gpuType: nvidia-t4, gpus: 1}, maxNodes: 10}
+        """
+            .formatted(keyFile)
+        + reach;
+  }
+
+  private TrainingBackend backend(String yaml) {
+    @SuppressWarnings("unchecked")
+    var factory =
+        (BackendFactory<BackendConfig>)
+            ServiceLoader.load(BackendFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.kind().equals("gke"))
+                .findFirst()
+                .orElseThrow();
+    var mapper = YAML.copy();
+    mapper.registerSubtypes(factory.configClass());
+    try {
+      var config = mapper.readValue(yaml, BackendConfig.class);
+      assertThat(config).isInstanceOf(GkeConfig.class);
+      var backend =
+          factory.create(
+              config, new BackendContext(KubernetesFixtures.catalogShapes(), dir, clock));
+      opened.add(backend);
+      return backend;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private String endpoint() {
+    return cluster.url();
+  }
+
+  private String ca() {
+    return cluster.caCertificate();
+  }
+}
