@@ -141,6 +141,11 @@ public record ClusterSettings(
         nodePools);
   }
 
+  /** Whether jobs render as Kubeflow Trainer TrainJobs rather than training-operator v1 jobs. */
+  public boolean rendersTrainJobs() {
+    return flavor.equals(TRAINER_V2);
+  }
+
   /** The sum of the pools' {@code maxNodes}: the cluster fee is shared by that many nodes. */
   public int totalMaxNodes() {
     return nodePools.stream().mapToInt(NodePool::maxNodes).sum();
