@@ -12,13 +12,14 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Checks a document against the operator's CRD schema (the trimmed copies in {@code crds/}) the way
- * the API server's structural validation would: {@code type}, {@code format} (int32/int64 ranges),
- * {@code required}, {@code properties}, {@code additionalProperties}, {@code items}, {@code enum},
- * {@code pattern}, int-or-string {@code anyOf}. A field the schema does not declare is an error
- * unless {@code x-kubernetes-preserve-unknown-fields} covers it (the API server would prune it, or
- * refuse it under strict field validation). {@code $ref} loads another file of {@code crds/}. The
- * object's {@code metadata} is the API server's ObjectMeta, not the CRD's.
+ * Checks a document against its operator's CRD schema (the trimmed copies in {@code crds/}: the
+ * training operator's v1 kinds and Kubeflow Trainer's TrainJob) the way the API server's structural
+ * validation would: {@code type}, {@code format} (int32/int64 ranges), {@code required}, {@code
+ * properties}, {@code additionalProperties}, {@code items}, {@code enum}, {@code pattern},
+ * int-or-string {@code anyOf}. A field the schema does not declare is an error unless {@code
+ * x-kubernetes-preserve-unknown-fields} covers it (the API server would prune it, or refuse it
+ * under strict field validation). {@code $ref} loads another file of {@code crds/}. The object's
+ * {@code metadata} is the API server's ObjectMeta, not the CRD's.
  */
 final class CrdSchemaChecker {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -27,7 +28,8 @@ final class CrdSchemaChecker {
           "PyTorchJob", "kubeflow.org_pytorchjobs.yaml",
           "TFJob", "kubeflow.org_tfjobs.yaml",
           "MPIJob", "kubeflow.org_mpijobs.yaml",
-          "XGBoostJob", "kubeflow.org_xgboostjobs.yaml");
+          "XGBoostJob", "kubeflow.org_xgboostjobs.yaml",
+          "TrainJob", "trainer.kubeflow.org_trainjobs.yaml");
 
   private final Map<String, JsonNode> files = new HashMap<>();
 

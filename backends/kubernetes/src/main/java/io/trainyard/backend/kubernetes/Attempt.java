@@ -1,7 +1,6 @@
 package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.spi.ExternalRef;
 import java.util.Map;
 
@@ -9,21 +8,21 @@ import java.util.Map;
  * Where an attempt's object is: its kind, namespace and name, as kept in its {@link ExternalRef}.
  * Public for tests of other modules that act as the cluster's operator.
  */
-public record Attempt(KubeflowKind kind, String namespace, String name) {
+public record Attempt(JobKind kind, String namespace, String name) {
   static final String NAMESPACE = "namespace";
   static final String KIND = "kind";
 
   public static Attempt of(ExternalRef ref) {
-    var kind = KubeflowKind.fromKind(ref.attributes().getOrDefault(KIND, ""));
+    var kind = JobKind.fromKind(ref.attributes().getOrDefault(KIND, ""));
     var namespace = ref.attributes().get(NAMESPACE);
     if (kind.isEmpty() || namespace == null) {
       throw new IllegalArgumentException(
-          "not a reference to a Kubeflow job: " + ref.name() + " " + ref.attributes());
+          "not a reference to a Kubeflow job or TrainJob: " + ref.name() + " " + ref.attributes());
     }
     return new Attempt(kind.get(), namespace, ref.name());
   }
 
-  static Attempt of(KubeflowKind kind, GenericKubernetesResource job) {
+  static Attempt of(JobKind kind, GenericKubernetesResource job) {
     return new Attempt(kind, job.getMetadata().getNamespace(), job.getMetadata().getName());
   }
 

@@ -2,7 +2,6 @@ package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainyard.backend.kubernetes.KubeflowJobApi.ConflictException;
-import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.spi.BackendEventListener;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendPhase;
@@ -68,8 +67,8 @@ final class AttemptFollower implements JobInformers.Listener, AutoCloseable {
       return known.orElseThrow(
           () -> new BackendException.NotFound(at + " is not on " + backendId, null));
     }
-    var status = counted(at, job, OperatorStatus.of(job));
-    if (waiting(status) && overdue(job)) {
+    var status = counted(at, job, at.kind().status().of(job));
+    if (waiting(status) && overdue(at.kind(), job)) {
       return refuse(at, status);
     }
     return status;
@@ -98,7 +97,7 @@ final class AttemptFollower implements JobInformers.Listener, AutoCloseable {
     var at = Attempt.of(ref);
     for (int i = 0; i < CANCEL_TRIES; i++) {
       var job = api.get(at.kind(), at.namespace(), at.name());
-      if (job == null || finished(job)) {
+      if (job == null || finished(at.kind(), job)) {
         return;
       }
       try {
@@ -117,34 +116,34 @@ final class AttemptFollower implements JobInformers.Listener, AutoCloseable {
   }
 
   /** Whether the kind's informer has listed and is watching (tests wait for it). */
-  boolean watching(KubeflowKind kind) {
+  boolean watching(JobKind kind) {
     var informer = informers.informer(kind);
     return informer.hasSynced() && informer.isWatching();
   }
 
   /** Starts following a kind now, rather than when its first status is asked for. */
-  void watch(KubeflowKind kind) {
+  void watch(JobKind kind) {
     informers.informer(kind);
   }
 
   @Override
-  public void changed(KubeflowKind kind, GenericKubernetesResource job) {
+  public void changed(JobKind kind, GenericKubernetesResource job) {
     var at = Attempt.of(kind, job);
-    restarts.observe(at, job, OperatorStatus.of(job).restarts());
+    restarts.observe(at, job, kind.status().of(job).restarts());
     notify(at);
   }
 
   @Override
-  public void removed(KubeflowKind kind, GenericKubernetesResource lastKnown) {
+  public void removed(JobKind kind, GenericKubernetesResource lastKnown) {
     var at = Attempt.of(kind, lastKnown);
-    var last = counted(at, lastKnown, OperatorStatus.of(lastKnown));
+    var last = counted(at, lastKnown, kind.status().of(lastKnown));
     if (last.phase() == BackendPhase.SUCCEEDED || last.phase() == BackendPhase.FAILED) {
       ended.finished(at.namespace(), at.name(), last);
     }
   }
 
   @Override
-  public void deleted(KubeflowKind kind, GenericKubernetesResource lastKnown) {
+  public void deleted(JobKind kind, GenericKubernetesResource lastKnown) {
     var at = Attempt.of(kind, lastKnown);
     restarts.forget(at);
     notify(at);
@@ -172,13 +171,13 @@ final class AttemptFollower implements JobInformers.Listener, AutoCloseable {
     return status.phase() == BackendPhase.ADMITTING || status.phase() == BackendPhase.SUSPENDED;
   }
 
-  private static boolean finished(GenericKubernetesResource job) {
-    var phase = OperatorStatus.of(job).phase();
+  private static boolean finished(JobKind kind, GenericKubernetesResource job) {
+    var phase = kind.status().of(job).phase();
     return phase == BackendPhase.SUCCEEDED || phase == BackendPhase.FAILED;
   }
 
-  private boolean overdue(GenericKubernetesResource job) {
-    var since = OperatorStatus.waitingSince(job);
+  private boolean overdue(JobKind kind, GenericKubernetesResource job) {
+    var since = kind.status().waitingSince(job);
     return since != null
         && Duration.between(since, clock.instant()).compareTo(admissionTimeout) > 0;
   }

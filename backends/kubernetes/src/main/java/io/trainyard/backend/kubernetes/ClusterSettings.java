@@ -59,12 +59,18 @@ public record ClusterSettings(
       BigDecimal feeUsdPerHour,
       String provider,
       List<NodePool> pools) {
-    if (!flavor.equals(KUBEFLOW_V1)) {
+    if (!flavor.equals(KUBEFLOW_V1) && !flavor.equals(TRAINER_V2)) {
       throw new IllegalArgumentException(
-          "flavor " + flavor + " is not supported yet; use " + KUBEFLOW_V1);
+          "flavor must be " + KUBEFLOW_V1 + " or " + TRAINER_V2 + ", not " + flavor);
     }
     if (trainerRuntime != null && !flavor.equals(TRAINER_V2)) {
       throw new IllegalArgumentException("trainerRuntime applies only to flavor " + TRAINER_V2);
+    }
+    if (trainerRuntime == null && flavor.equals(TRAINER_V2)) {
+      throw new IllegalArgumentException(
+          "trainerRuntime is required with flavor "
+              + TRAINER_V2
+              + ": the ClusterTrainingRuntime every TrainJob runs on");
     }
     if (admissionTimeout.isNegative() || admissionTimeout.isZero()) {
       throw new IllegalArgumentException("admissionTimeout must be more than 0");
@@ -139,6 +145,11 @@ public record ClusterSettings(
         feeUsdPerHour,
         provider,
         nodePools);
+  }
+
+  /** Whether jobs render as Kubeflow Trainer TrainJobs rather than training-operator v1 jobs. */
+  public boolean rendersTrainJobs() {
+    return flavor.equals(TRAINER_V2);
   }
 
   /** The sum of the pools' {@code maxNodes}: the cluster fee is shared by that many nodes. */

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.trainyard.kubeflow.KubeflowKind;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -15,11 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One shared informer per Kubeflow kind on this cluster, across namespaces, selecting only objects
- * with a {@code trainyard.io/job-id} label: a list and then one long watch per kind, however many
- * jobs there are, instead of a request per job per poll. Started on first use of a kind, so a
- * cluster without (say) the MPIJob CRD is never asked about MPIJobs. The informer's store is the
- * status cache; {@link Listener} hears every change.
+ * One shared informer per job kind (the v1 kinds, TrainJob) on this cluster, across namespaces,
+ * selecting only objects with a {@code trainyard.io/job-id} label: a list and then one long watch
+ * per kind, however many jobs there are, instead of a request per job per poll. Started on first
+ * use of a kind, so a cluster without (say) the MPIJob CRD is never asked about MPIJobs. The
+ * informer's store is the status cache; {@link Listener} hears every change.
  *
  * <p>Needs {@code list} and {@code watch} on the kinds cluster-wide. Thread-safe.
  */
@@ -28,21 +27,21 @@ final class JobInformers implements AutoCloseable {
 
   /** Hears changes to job objects, on the informer's threads; must not block. */
   interface Listener {
-    void changed(KubeflowKind kind, GenericKubernetesResource job);
+    void changed(JobKind kind, GenericKubernetesResource job);
 
     /**
      * The object left the cache. Called by the cache itself, before the cache answers without it,
      * so what is recorded here is never missed by a reader.
      */
-    void removed(KubeflowKind kind, GenericKubernetesResource lastKnown);
+    void removed(JobKind kind, GenericKubernetesResource lastKnown);
 
     /** The object is gone; called after {@link #removed}, with the other events. */
-    void deleted(KubeflowKind kind, GenericKubernetesResource lastKnown);
+    void deleted(JobKind kind, GenericKubernetesResource lastKnown);
   }
 
   private final KubeflowJobApi api;
   private final Listener listener;
-  private final Map<KubeflowKind, SharedIndexInformer<GenericKubernetesResource>> informers =
+  private final Map<JobKind, SharedIndexInformer<GenericKubernetesResource>> informers =
       new ConcurrentHashMap<>();
   private volatile boolean closed;
 
@@ -55,12 +54,12 @@ final class JobInformers implements AutoCloseable {
    * The cached object, or null when the cache does not have it; {@link #synced} says whether that
    * means anything.
    */
-  GenericKubernetesResource cached(KubeflowKind kind, String namespace, String name) {
+  GenericKubernetesResource cached(JobKind kind, String namespace, String name) {
     return informer(kind).getStore().getByKey(namespace + "/" + name);
   }
 
   /** Whether the kind's informer has listed once, so its cache is complete up to its watch. */
-  boolean synced(KubeflowKind kind) {
+  boolean synced(JobKind kind) {
     var informer = informers.get(kind);
     return informer != null && informer.hasSynced();
   }
@@ -71,14 +70,14 @@ final class JobInformers implements AutoCloseable {
   }
 
   /** Starts the kind's informer if it is not running yet; returns without waiting for its list. */
-  SharedIndexInformer<GenericKubernetesResource> informer(KubeflowKind kind) {
+  SharedIndexInformer<GenericKubernetesResource> informer(JobKind kind) {
     if (closed) {
       throw new IllegalStateException("the backend is closed");
     }
     return informers.computeIfAbsent(kind, this::start);
   }
 
-  private SharedIndexInformer<GenericKubernetesResource> start(KubeflowKind kind) {
+  private SharedIndexInformer<GenericKubernetesResource> start(JobKind kind) {
     // Resync 0: replaying the cache to ourselves tells nothing the reconciler's resync doesn't.
     var informer =
         api.jobs(kind)
@@ -104,9 +103,9 @@ final class JobInformers implements AutoCloseable {
    * end.
    */
   private final class RememberingStore extends BasicItemStore<GenericKubernetesResource> {
-    private final KubeflowKind kind;
+    private final JobKind kind;
 
-    RememberingStore(KubeflowKind kind) {
+    RememberingStore(JobKind kind) {
       super(Cache::metaNamespaceKeyFunc);
       this.kind = kind;
     }
@@ -121,7 +120,7 @@ final class JobInformers implements AutoCloseable {
     }
   }
 
-  private ResourceEventHandler<GenericKubernetesResource> handler(KubeflowKind kind) {
+  private ResourceEventHandler<GenericKubernetesResource> handler(JobKind kind) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource job) {

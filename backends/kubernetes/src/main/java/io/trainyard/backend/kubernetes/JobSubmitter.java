@@ -32,7 +32,7 @@ final class JobSubmitter {
           "the job's placement is not on " + backendId + ": " + job.placement(), null);
     }
     var desired = desired(job);
-    var kind = KubeflowJobRenderer.kind(job);
+    var kind = renderer.kind(job);
     var at = Attempt.of(kind, desired);
     GenericKubernetesResource live;
     try {

@@ -12,18 +12,14 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.extension.ExtensibleResource;
-import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.spi.BackendException;
-import java.util.Locale;
 
 /**
- * The calls the backend makes on Kubeflow job objects and their ConfigMaps, each translated at this
- * edge ({@link KubernetesErrors}). One instance per cluster; thread-safe as the client is.
+ * The calls the backend makes on job objects (Kubeflow v1 jobs, TrainJobs) and their ConfigMaps,
+ * each translated at this edge ({@link KubernetesErrors}). One instance per cluster; thread-safe as
+ * the client is.
  */
 final class KubeflowJobApi {
-  static final String GROUP = "kubeflow.org";
-  static final String VERSION = "v1";
-
   private final KubernetesClient client;
 
   KubeflowJobApi(KubernetesClient client) {
@@ -34,13 +30,16 @@ final class KubeflowJobApi {
     return client;
   }
 
-  /** The API server's coordinates of a kind: {@code kubeflow.org/v1 pytorchjobs}, namespaced. */
-  static ResourceDefinitionContext context(KubeflowKind kind) {
+  /**
+   * The API server's coordinates of a kind: {@code kubeflow.org/v1 pytorchjobs}, {@code
+   * trainer.kubeflow.org/v1alpha1 trainjobs}, namespaced.
+   */
+  static ResourceDefinitionContext context(JobKind kind) {
     return new ResourceDefinitionContext.Builder()
-        .withGroup(GROUP)
-        .withVersion(VERSION)
+        .withGroup(kind.group())
+        .withVersion(kind.version())
         .withKind(kind.kind())
-        .withPlural(kind.kind().toLowerCase(Locale.ROOT) + "s")
+        .withPlural(kind.plural())
         .withNamespaced(true)
         .build();
   }
@@ -49,12 +48,12 @@ final class KubeflowJobApi {
           GenericKubernetesResource,
           GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>
-      jobs(KubeflowKind kind) {
+      jobs(JobKind kind) {
     return client.genericKubernetesResources(context(kind));
   }
 
   /** The object, or null when there is none. */
-  GenericKubernetesResource get(KubeflowKind kind, String namespace, String name) {
+  GenericKubernetesResource get(JobKind kind, String namespace, String name) {
     try {
       return jobs(kind).inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
@@ -67,7 +66,7 @@ final class KubeflowJobApi {
    *
    * @throws AlreadyExistsException an object of that name is there already
    */
-  GenericKubernetesResource create(KubeflowKind kind, GenericKubernetesResource job) {
+  GenericKubernetesResource create(JobKind kind, GenericKubernetesResource job) {
     var ns = job.getMetadata().getNamespace();
     try {
       return jobs(kind).inNamespace(ns).resource(job).create();
@@ -105,7 +104,7 @@ final class KubeflowJobApi {
    * @return false when it was not there
    * @throws ConflictException it changed since {@code resourceVersion} was read
    */
-  boolean delete(KubeflowKind kind, String namespace, String name, String resourceVersion) {
+  boolean delete(JobKind kind, String namespace, String name, String resourceVersion) {
     var resource = jobs(kind).inNamespace(namespace).withName(name);
     try {
       // The client's resources are extensible ones, whose locked form can still choose the

@@ -2,20 +2,25 @@ package io.trainyard.backend.kubernetes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainyard.kubeflow.KubeflowConversionException;
 import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.kubeflow.KubeflowWriter;
 import io.trainyard.kubeflow.KubeflowWriter.RenderOptions;
 import io.trainyard.kubeflow.PodAdditions;
+import io.trainyard.kubeflow.TrainJobWriter;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
+import io.trainyard.spi.spec.FieldError;
 import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +31,13 @@ import java.util.Optional;
  * desired(job) → resource}; applying it is {@link JobSubmitter}'s business):
  *
  * <ul>
- *   <li>the Kubeflow job, rendered by {@link KubeflowWriter}, named {@code ty-<job id>-a<attempt>}
- *       in the team's namespace, labelled with job id, team and spec hash (and Kueue's queue when
- *       configured), each role's pods pinned to the pool its placement chose (the pool's labels as
- *       node selector, its taints tolerated);
+ *   <li>the job object, named {@code ty-<job id>-a<attempt>} in the team's namespace, labelled with
+ *       job id, team and spec hash (and Kueue's queue when configured), each role's pods pinned to
+ *       the pool its placement chose (the pool's labels as node selector, its taints tolerated):
+ *       with flavor {@code kubeflow-v1} the framework's v1 job, rendered by {@link KubeflowWriter};
+ *       with {@code trainer-v2} a {@code TrainJob} on the configured {@code
+ *       ClusterTrainingRuntime}, rendered by {@link TrainJobWriter}, the pool's selector and
+ *       tolerations in its {@code podTemplateOverrides} (every node on one pool);
  *   <li>the job's DeepSpeed config, when it has one, as a ConfigMap {@code <name>-deepspeed}
  *       mounted in every replica at {@value #DEEPSPEED_DIR}, its path in {@code DEEPSPEED_CONFIG},
  *       owned by the job object so it goes when the job goes;
@@ -51,14 +59,13 @@ final class KubeflowJobRenderer {
   private static final int LABEL_MAX = 63;
 
   private final ClusterSettings cluster;
-  private final KubeflowWriter writer = new KubeflowWriter();
 
   KubeflowJobRenderer(ClusterSettings cluster) {
     this.cluster = cluster;
   }
 
   /**
-   * The Kubeflow job object for {@code job}'s attempt on {@code placement}.
+   * The job object for {@code job}'s attempt on {@code placement}.
    *
    * @throws io.trainyard.kubeflow.KubeflowConversionException the spec cannot be rendered
    * @throws PoolGoneException the placement names a pool this cluster no longer has
@@ -87,15 +94,46 @@ final class KubeflowJobRenderer {
             TrainingJob.KIND,
             new ObjectMeta(job.name(), job.team(), Map.of()),
             job.spec());
-    var options = new RenderOptions(job.objectName(), namespace(job), labels(job), pods);
-    var tree = writer.write(spec, options);
-    PodCleanup.holdPods(tree);
+    ObjectNode tree;
+    if (cluster.rendersTrainJobs()) {
+      // A TrainJob's cleanup is its runtime's: its pods stay until the object goes.
+      tree = trainJob(job, spec, pools, pods);
+    } else {
+      tree =
+          new KubeflowWriter()
+              .write(spec, new RenderOptions(job.objectName(), namespace(job), labels(job), pods));
+      PodCleanup.holdPods(tree);
+    }
     try {
       return Serialization.unmarshal(
           JSON.writeValueAsString(tree), GenericKubernetesResource.class);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a rendered job is always JSON", e);
     }
+  }
+
+  /** A TrainJob's nodes are alike and share one pod template: the placement must use one pool. */
+  private ObjectNode trainJob(
+      BackendJob job,
+      TrainingJob spec,
+      Map<String, NodePool> pools,
+      Map<String, PodAdditions> pods) {
+    if (new HashSet<>(pools.values()).size() > 1) {
+      throw new KubeflowConversionException(
+          List.of(
+              new FieldError(
+                  "placement",
+                  "a TrainJob runs every node on one pool; this placement uses several")));
+    }
+    var first = job.spec().roleSpecs().get(0).name();
+    var options =
+        new TrainJobWriter.Options(
+            job.objectName(),
+            namespace(job),
+            labels(job),
+            cluster.trainerRuntime(),
+            pods.get(first));
+    return new TrainJobWriter().write(spec, options);
   }
 
   /** The DeepSpeed ConfigMap of {@code job}, owned by its job object; empty without a config. */
@@ -143,8 +181,11 @@ final class KubeflowJobRenderer {
     return name.replaceAll("^-+", "").replaceAll("-+$", "");
   }
 
-  static KubeflowKind kind(BackendJob job) {
-    return KubeflowKind.of(job.spec().framework());
+  /** The kind of object {@code job}'s attempts are on this cluster. */
+  JobKind kind(BackendJob job) {
+    return cluster.rendersTrainJobs()
+        ? JobKind.TRAIN_JOB
+        : JobKind.of(KubeflowKind.of(job.spec().framework()));
   }
 
   Map<String, String> labels(BackendJob job) {

@@ -18,8 +18,10 @@ import io.trainyard.spi.spec.JobSpec;
 
 /**
  * Runs jobs as Kubeflow training-operator jobs ({@code kubeflow.org/v1} PyTorchJob, TFJob, MPIJob,
- * XGBoostJob) on one Kubernetes cluster, in each team's namespace. The EKS and GKE backends are
- * this backend with a client they build: {@link #create} takes any fabric8 client.
+ * XGBoostJob; flavor {@code kubeflow-v1}) or as Kubeflow Trainer TrainJobs ({@code
+ * trainer.kubeflow.org/v1alpha1}; flavor {@code trainer-v2}) on one Kubernetes cluster, in each
+ * team's namespace. The EKS and GKE backends are this backend with a client they build: {@link
+ * #create} takes any fabric8 client.
  *
  * <p>Placements from the configured node pools ({@link KubernetesPlacements}); the job object from
  * {@link KubeflowJobRenderer}, applied by {@link JobSubmitter}; status from one informer per kind
@@ -31,6 +33,7 @@ public final class KubernetesBackend implements TrainingBackend {
   private final ClusterSettings cluster;
   private final KubeflowJobApi api;
   private final KubernetesPlacements placements;
+  private final KubeflowJobRenderer renderer;
   private final JobSubmitter submitter;
   private final AttemptFollower follower;
   private final PodLogs logs;
@@ -41,7 +44,8 @@ public final class KubernetesBackend implements TrainingBackend {
     this.cluster = cluster;
     this.api = new KubeflowJobApi(client);
     this.placements = new KubernetesPlacements(cluster, context.shapes());
-    this.submitter = new JobSubmitter(cluster.backendId(), api, new KubeflowJobRenderer(cluster));
+    this.renderer = new KubeflowJobRenderer(cluster);
+    this.submitter = new JobSubmitter(cluster.backendId(), api, renderer);
     var ended = new EndedAttempts(context.dataDir(), context.clock());
     this.follower = new AttemptFollower(cluster, api, ended, context.clock());
     this.logs = new PodLogs(api, follower);
@@ -76,7 +80,7 @@ public final class KubernetesBackend implements TrainingBackend {
   @Override
   public ExternalRef submit(BackendJob job) {
     var ref = submitter.submit(job);
-    follower.watch(KubeflowJobRenderer.kind(job));
+    follower.watch(renderer.kind(job));
     return ref;
   }
 
@@ -137,7 +141,7 @@ public final class KubernetesBackend implements TrainingBackend {
   }
 
   /** Whether the kind's informer has listed and is watching. */
-  boolean watching(io.trainyard.kubeflow.KubeflowKind kind) {
+  boolean watching(JobKind kind) {
     return follower.watching(kind);
   }
 

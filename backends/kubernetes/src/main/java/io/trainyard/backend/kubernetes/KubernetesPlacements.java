@@ -2,6 +2,7 @@ package io.trainyard.backend.kubernetes;
 
 import io.trainyard.backend.kubernetes.NodePacking.Replica;
 import io.trainyard.kubeflow.KubeflowWriter;
+import io.trainyard.kubeflow.TrainJobWriter;
 import io.trainyard.spi.InstanceShapes;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
@@ -24,9 +25,11 @@ import java.util.Optional;
  *
  * <p>Rules: a GPU role goes only to pools with enough GPUs of its type (no type = any GPU); a
  * CPU-only role goes to CPU pools when one fits, else shares GPU nodes; the spec's spot policy
- * keeps or drops spot pools. A placement has one price basis and one spot flag, so its pools are
- * all operator-priced or all catalog-priced, and all spot or all on-demand. The cluster fee is
- * shared by node: {@code feeUsdPerHour × job nodes ÷ Σ maxNodes}.
+ * keeps or drops spot pools. With flavor {@code trainer-v2} every role goes to the same pool (a
+ * TrainJob's nodes share one pod template), and the spec must be one {@link
+ * TrainJobWriter#unsupported} accepts. A placement has one price basis and one spot flag, so its
+ * pools are all operator-priced or all catalog-priced, and all spot or all on-demand. The cluster
+ * fee is shared by node: {@code feeUsdPerHour × job nodes ÷ Σ maxNodes}.
  */
 final class KubernetesPlacements {
   /** Beyond this many pool mixes the rest are not proposed: quotes must stay cheap. */
@@ -41,7 +44,10 @@ final class KubernetesPlacements {
   }
 
   Proposals propose(JobSpec spec) {
-    var unsupported = KubeflowWriter.unsupported(spec);
+    var unsupported =
+        cluster.rendersTrainJobs()
+            ? TrainJobWriter.unsupported(spec)
+            : KubeflowWriter.unsupported(spec);
     if (!unsupported.isEmpty()) {
       return rejected(unsupported.stream().map(e -> e.field() + ": " + e.message()).toList());
     }
@@ -57,7 +63,8 @@ final class KubernetesPlacements {
     }
     var placements = new ArrayList<Placement>();
     var reasons = new LinkedHashSet<String>();
-    for (var mix : mixes(candidates)) {
+    var mixes = cluster.rendersTrainJobs() ? onePool(candidates) : mixes(candidates);
+    for (var mix : mixes) {
       if (!onePriceBasis(mix)) {
         reasons.add(
             "the roles fit only on pools priced differently (spot and on-demand, or operator and"
@@ -202,6 +209,20 @@ final class KubernetesPlacements {
             s ->
                 s.pool().isSpot() == first.isSpot()
                     && s.pool().operatorPriced() == first.operatorPriced());
+  }
+
+  /**
+   * The mixes that put every role on the same pool: a TrainJob's nodes share one pod template, so
+   * one node selector.
+   */
+  static List<List<PoolShape>> onePool(List<List<PoolShape>> candidates) {
+    var mixes = new ArrayList<List<PoolShape>>();
+    for (var shape : candidates.get(0)) {
+      if (candidates.stream().allMatch(c -> c.contains(shape))) {
+        mixes.add(java.util.Collections.nCopies(candidates.size(), shape));
+      }
+    }
+    return mixes;
   }
 
   /** Every choice of one pool per role, in the pools' order, at most {@link #MAX_MIXES}. */

@@ -1,10 +1,15 @@
 package io.trainyard.backend.kubernetes;
 
+import static io.trainyard.backend.kubernetes.StatusConditions.conditions;
+import static io.trainyard.backend.kubernetes.StatusConditions.instant;
+import static io.trainyard.backend.kubernetes.StatusConditions.map;
+import static io.trainyard.backend.kubernetes.StatusConditions.trueCondition;
+import static io.trainyard.backend.kubernetes.StatusConditions.words;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.BackendStatus;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
@@ -31,12 +36,31 @@ final class OperatorStatus {
   static final String FAILED = "Failed";
   static final String SUSPENDED = "Suspended";
 
+  /** This mapping as the v1 kinds' {@link JobStatusReader}. */
+  static final JobStatusReader READER =
+      new JobStatusReader() {
+        @Override
+        public BackendStatus of(GenericKubernetesResource job) {
+          return OperatorStatus.of(job);
+        }
+
+        @Override
+        public Instant waitingSince(GenericKubernetesResource job) {
+          return OperatorStatus.waitingSince(job);
+        }
+
+        @Override
+        public String restartingSince(GenericKubernetesResource job) {
+          return OperatorStatus.restartingSince(job);
+        }
+      };
+
   private OperatorStatus() {}
 
   static BackendStatus of(GenericKubernetesResource job) {
-    var status = map(job.getAdditionalProperties().get("status"));
+    var status = StatusConditions.status(job);
     var conditions = conditions(status);
-    var restarts = restarts(status, isTrue(conditions, RESTARTING));
+    var restarts = restarts(status, trueCondition(conditions, RESTARTING) != null);
     var started = startedAt(status, conditions);
     for (var terminal : List.of(FAILED, SUCCEEDED)) {
       var c = trueCondition(conditions, terminal);
@@ -80,14 +104,28 @@ final class OperatorStatus {
    * a gateway restart.
    */
   static Instant waitingSince(GenericKubernetesResource job) {
+    var suspended = trueCondition(conditions(StatusConditions.status(job)), SUSPENDED);
+    return latest(job, suspended);
+  }
+
+  /** The creation time, or a suspension's start when that is later. */
+  static Instant latest(GenericKubernetesResource job, Map<String, Object> suspended) {
     var created = instant(job.getMetadata().getCreationTimestamp());
-    var status = map(job.getAdditionalProperties().get("status"));
-    var suspended = trueCondition(conditions(status), SUSPENDED);
-    var since = suspended == null ? null : instant(suspended.get("lastTransitionTime"));
+    var since = StatusConditions.transition(suspended);
     if (created == null) {
       return since;
     }
     return since != null && since.isAfter(created) ? since : created;
+  }
+
+  /** When the {@code Restarting} condition that holds now turned true; null when none holds. */
+  static String restartingSince(GenericKubernetesResource job) {
+    var c = trueCondition(conditions(StatusConditions.status(job)), RESTARTING);
+    if (c == null) {
+      return null;
+    }
+    var at = c.get("lastTransitionTime");
+    return at == null ? "unknown" : at.toString();
   }
 
   private static Instant startedAt(
@@ -101,61 +139,14 @@ final class OperatorStatus {
         }
       }
     }
-    return isTrue(conditions, RESTARTING) ? instant(status.get("startTime")) : null;
+    return trueCondition(conditions, RESTARTING) != null ? instant(status.get("startTime")) : null;
   }
 
   private static int restarts(Map<String, Object> status, boolean restarting) {
     int failed = 0;
     for (var replica : map(status.get("replicaStatuses")).values()) {
-      if (map(replica).get("failed") instanceof Number n) {
-        failed += n.intValue();
-      }
+      failed += StatusConditions.integer(map(replica).get("failed"));
     }
     return restarting ? Math.max(failed, 1) : failed;
-  }
-
-  private static String words(Map<String, Object> condition) {
-    var message = condition.get("message");
-    if (message instanceof String s && !s.isBlank()) {
-      return s;
-    }
-    return condition.get("reason") instanceof String r ? r : null;
-  }
-
-  private static boolean isTrue(List<Map<String, Object>> conditions, String type) {
-    return trueCondition(conditions, type) != null;
-  }
-
-  private static Map<String, Object> trueCondition(
-      List<Map<String, Object>> conditions, String type) {
-    for (var c : conditions) {
-      if (type.equals(c.get("type")) && "True".equals(c.get("status"))) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  private static List<Map<String, Object>> conditions(Map<String, Object> status) {
-    if (!(status.get("conditions") instanceof List<?> list)) {
-      return List.of();
-    }
-    return list.stream().map(OperatorStatus::map).toList();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object value) {
-    return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-  }
-
-  private static Instant instant(Object value) {
-    if (!(value instanceof String s) || s.isBlank()) {
-      return null;
-    }
-    try {
-      return Instant.parse(s);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 }

@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Logs of an attempt, read from its pods (label {@code training.kubeflow.org/job-name=<name>}), the
- * framework's container of each, with the kubelet's timestamps so lines of several replicas can be
- * put in order.
+ * Logs of an attempt, read from its pods (label {@code training.kubeflow.org/job-name=<name>} for a
+ * v1 job, {@code jobset.sigs.k8s.io/jobset-name=<name>} for a TrainJob; see {@link ReplicaPod}),
+ * the framework's or trainer's container of each, with the kubelet's timestamps so lines of several
+ * replicas can be put in order.
  *
  * <p>A query naming a replica ({@code worker-1}) reads that pod; a query naming none reads every
  * replica, as the SPI says: without {@code follow}, all lines merged by time (ties in rank order,
@@ -97,7 +98,7 @@ final class PodLogs {
             .pods()
             .inNamespace(at.namespace())
             .withName(replica.podName())
-            .inContainer(at.kind().containerName())
+            .inContainer(replica.container())
             .usingTimestamps();
     return query.since() == null ? pod : pod.sinceTime(query.since().toString());
   }
@@ -108,7 +109,7 @@ final class PodLogs {
           .client()
           .pods()
           .inNamespace(at.namespace())
-          .withLabel(ReplicaPod.JOB_NAME_LABEL, at.name())
+          .withLabel(ReplicaPod.jobNameLabel(at.kind()), at.name())
           .list()
           .getItems()
           .stream()

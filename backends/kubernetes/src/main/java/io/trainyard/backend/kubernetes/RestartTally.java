@@ -1,7 +1,6 @@
 package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,8 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * present: {@code replicaStatuses.failed} counts pods failed now and drops when they are replaced,
  * and {@code Restarting} is one condition that comes and goes. Every change the informer sees is
  * tallied here, so a restart counts even if it was over before anyone asked: restarts = the more of
- * the distinct times {@code Restarting} became true and the most failed pods seen at once. In
- * memory: a gateway restart starts again from what the object shows. Thread-safe.
+ * the distinct times {@code Restarting} became true and the most failed pods seen at once. A
+ * TrainJob has no {@code Restarting} condition: its count is the most failed child Jobs seen at
+ * once ({@code jobsStatus[].failed}). In memory: a gateway restart starts again from what the
+ * object shows. Thread-safe.
  */
 final class RestartTally {
   private record Tally(Set<String> restartingSince, int mostFailed) {}
@@ -22,10 +23,10 @@ final class RestartTally {
   /**
    * Tallies what {@code job} shows now and returns the attempt's restarts so far.
    *
-   * @param shownNow restarts as the object alone shows them ({@link OperatorStatus})
+   * @param shownNow restarts as the object alone shows them ({@link JobStatusReader#of})
    */
   int observe(Attempt at, GenericKubernetesResource job, int shownNow) {
-    var since = restartingSince(job);
+    var since = at.kind().status().restartingSince(job);
     var tally =
         tallies.compute(
             key(at),
@@ -48,23 +49,6 @@ final class RestartTally {
 
   int size() {
     return tallies.size();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static String restartingSince(GenericKubernetesResource job) {
-    if (!(job.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
-        || !(status.get("conditions") instanceof List<?> conditions)) {
-      return null;
-    }
-    for (var c : conditions) {
-      if (c instanceof Map<?, ?> condition
-          && OperatorStatus.RESTARTING.equals(condition.get("type"))
-          && "True".equals(condition.get("status"))) {
-        var at = condition.get("lastTransitionTime");
-        return at == null ? "unknown" : at.toString();
-      }
-    }
-    return null;
   }
 
   private static String key(Attempt at) {

@@ -16,11 +16,11 @@ import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * fabric8's API server in CRUD mode, in-process, with the Kubeflow v1 CRDs registered: objects are
- * stored, listed, watched and deleted as a real API server would, with the limits of
- * ../shared/DEPENDENCIES.md (no admission, quota, controllers or garbage collection). Expectations
- * set with {@link #expect()} answer before the CRUD store does, for what it cannot do (a quota's
- * 403, pod logs).
+ * fabric8's API server in CRUD mode, in-process, with the Kubeflow v1 CRDs and Kubeflow Trainer's
+ * TrainJob CRD registered: objects are stored, listed, watched and deleted as a real API server
+ * would, with the limits of ../shared/DEPENDENCIES.md (no admission, quota, controllers or garbage
+ * collection). Expectations set with {@link #expect()} answer before the CRUD store does, for what
+ * it cannot do (a quota's 403, pod logs).
  */
 public final class CrudApiServer implements AutoCloseable {
   private final KubernetesMockServer server;
@@ -37,10 +37,12 @@ public final class CrudApiServer implements AutoCloseable {
             false);
     server.init();
     client = server.createClient();
-    try (var crds = CrudApiServer.class.getResourceAsStream("/crds/kubeflow-v1.yaml")) {
-      client.load(crds).create();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    for (var crds : List.of("/crds/kubeflow-v1.yaml", "/crds/trainer-v2.yaml")) {
+      try (var in = CrudApiServer.class.getResourceAsStream(crds)) {
+        client.load(in).create();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 

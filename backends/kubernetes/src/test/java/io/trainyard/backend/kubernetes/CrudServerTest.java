@@ -2,7 +2,6 @@ package io.trainyard.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -84,7 +83,7 @@ abstract class CrudServerTest {
     return ref;
   }
 
-  static void awaitWatching(KubernetesBackend backend, KubeflowKind kind) {
+  static void awaitWatching(KubernetesBackend backend, JobKind kind) {
     await(() -> backend.watching(kind), "the " + kind.kind() + " informer watches");
   }
 

@@ -3,7 +3,6 @@ package io.trainyard.backend.kubernetes;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.trainyard.kubeflow.KubeflowKind;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -134,7 +133,7 @@ public final class FakeTrainingOperator {
                         .endMetadata()
                         .withNewSpec()
                         .addNewContainer()
-                        .withName(at.kind().containerName())
+                        .withName(at.kind().v1().orElseThrow().containerName())
                         .withImage("i")
                         .endContainer()
                         .endSpec()
@@ -261,7 +260,12 @@ public final class FakeTrainingOperator {
     return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
-  public static Attempt attempt(KubeflowKind kind, String namespace, String name) {
+  static Attempt attempt(JobKind kind, String namespace, String name) {
     return new Attempt(kind, namespace, name);
+  }
+
+  /** The attempt object {@code namespace/name} of a PyTorchJob, for tests of other modules. */
+  public static Attempt pytorchJob(String namespace, String name) {
+    return new Attempt(JobKind.PYTORCH_JOB, namespace, name);
   }
 }

@@ -1,7 +1,6 @@
 package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.ExternalRef;
 import java.lang.management.ManagementFactory;
@@ -136,14 +135,12 @@ public final class FollowCostMain {
             .placements()
             .get(0);
     var api =
-        cluster
-            .client()
-            .genericKubernetesResources(KubeflowJobApi.context(KubeflowKind.PYTORCH_JOB));
+        cluster.client().genericKubernetesResources(KubeflowJobApi.context(JobKind.PYTORCH_JOB));
     for (int i = 0; i < jobs; i++) {
       var job = TestJobs.job(spec, placement);
       GenericKubernetesResource object = renderer.desired(job, placement);
       api.inNamespace("nlp-jobs").resource(object).create();
-      var at = new Attempt(KubeflowKind.PYTORCH_JOB, "nlp-jobs", job.objectName());
+      var at = new Attempt(JobKind.PYTORCH_JOB, "nlp-jobs", job.objectName());
       operator.created(at);
       operator.running(at, Map.of("Master", 1, "Worker", 2));
       refs.add(at.ref("k8s-use1"));

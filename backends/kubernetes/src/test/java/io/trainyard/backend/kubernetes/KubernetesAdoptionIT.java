@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.trainyard.kubeflow.KubeflowKind;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ class KubernetesAdoptionIT extends CrudServerTest {
     var jobs =
         cluster
             .client()
-            .genericKubernetesResources(KubeflowJobApi.context(KubeflowKind.PYTORCH_JOB))
+            .genericKubernetesResources(KubeflowJobApi.context(JobKind.PYTORCH_JOB))
             .inNamespace("nlp-jobs")
             .list()
             .getItems();
@@ -72,7 +71,7 @@ class KubernetesAdoptionIT extends CrudServerTest {
     var job = job(SPEC);
     cluster
         .client()
-        .genericKubernetesResources(KubeflowJobApi.context(KubeflowKind.PYTORCH_JOB))
+        .genericKubernetesResources(KubeflowJobApi.context(JobKind.PYTORCH_JOB))
         .inNamespace("nlp-jobs")
         .resource(
             new GenericKubernetesResourceBuilder()

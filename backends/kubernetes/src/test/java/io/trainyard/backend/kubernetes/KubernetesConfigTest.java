@@ -72,7 +72,9 @@ class KubernetesConfigTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "flavor: trainer-v2 | flavor trainer-v2 is not supported yet",
+        "flavor: trainer-v2 | trainerRuntime is required with flavor trainer-v2",
+        "flavor: kubeflow-v3 | flavor must be kubeflow-v1 or trainer-v2, not kubeflow-v3",
+        "trainerRuntime: torch-distributed | trainerRuntime applies only to flavor trainer-v2",
         "provider: azure | provider must be one of onprem, aws, gcp",
         "admissionTimeout: soon | admissionTimeout: 'soon' is not a duration",
         "feeUsdPerHour: -1 | feeUsdPerHour must be 0 or more",

@@ -54,6 +54,13 @@ final class TestJobs {
         - {name: a10g-od, instanceType: g5.12xlarge, maxNodes: 2, labels: {pool: a10g-od}, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}
       """;
 
+  /** The AWS pools, rendering Kubeflow Trainer TrainJobs on torch-distributed, through Kueue. */
+  static final String TRAINER_V2 =
+      AWS_POOLS.replace(
+          "provider: aws\n",
+          "provider: aws\nflavor: trainer-v2\ntrainerRuntime: torch-distributed\n"
+              + "kueueQueue: team-queue\n");
+
   private TestJobs() {}
 
   /** A valid spec from the body of {@code spec:}; checked by the validator. */

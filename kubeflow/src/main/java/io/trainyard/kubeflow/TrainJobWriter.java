@@ -1,0 +1,238 @@
+package io.trainyard.kubeflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.RoleSpec;
+import io.trainyard.spi.spec.TrainingJob;
+import io.trainyard.spi.spec.Volume;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Renders a Trainyard spec as a Kubeflow Trainer {@code TrainJob} ({@code
+ * trainer.kubeflow.org/v1alpha1}) that runs on a named {@code ClusterTrainingRuntime}. Stateless
+ * and thread-safe; the result is a fresh tree the caller may change.
+ *
+ * <p>A TrainJob is one group of identical nodes: every replica of every role becomes one of {@code
+ * trainer.numNodes} nodes (a PyTorchJob's master is node 0, its rank-0 process), with the spec's
+ * {@code image}, {@code command}, {@code args}, {@code env} and {@code secretEnv} (as {@code
+ * secretKeyRef}s), {@code resources} as {@code trainer.resourcesPerNode.limits} and {@code
+ * processesPerReplica} as {@code numProcPerNode}. Pod-template fields, the spec's PVC {@code
+ * volumes} and what the caller adds ({@link PodAdditions}) go to one {@code podTemplateOverrides}
+ * entry targeting the runtime's {@value #NODE} job, its container {@value #NODE} getting the volume
+ * mounts and security context; added env goes to {@code trainer.env}, the only place a TrainJob may
+ * set the trainer container's variables. The job's labels go to the object's {@code
+ * metadata.labels}, the pod template's labels and annotations to the override's {@code metadata},
+ * as {@link KubeflowWriter} does for v1 jobs.
+ *
+ * <p>What a TrainJob cannot say is refused by {@link #unsupported}; as with {@link KubeflowWriter},
+ * {@code estimatedHours}, {@code placement}, {@code compliance}, {@code inputs}, {@code output},
+ * {@code checkpoint}, {@code deepspeed} and GPU types are not rendered.
+ *
+ * <p>Field names and shapes follow {@code kubeflow/trainer} {@code
+ * pkg/apis/trainer/v1alpha1/trainjob_types.go} at commit {@code
+ * 9b1edb2f5e6f0d7fb867ee74a1a8e97d2f952b86}, where pod patches are {@code podTemplateOverrides}
+ * (earlier releases called them {@code podSpecOverrides}, later ones {@code runtimePatches}).
+ */
+public final class TrainJobWriter {
+  public static final String API_VERSION = "trainer.kubeflow.org/v1alpha1";
+  public static final String KIND = "TrainJob";
+  public static final String RUNTIME_API_GROUP = "trainer.kubeflow.org";
+  public static final String RUNTIME_KIND = "ClusterTrainingRuntime";
+
+  /** The runtime's trainer job, and its container, as Kubeflow Trainer's runtimes name them. */
+  public static final String NODE = "node";
+
+  /**
+   * What the caller decides about the object rather than the spec.
+   *
+   * @param name the object's name; null = the job's {@code metadata.name}
+   * @param namespace the object's namespace; null = none written
+   * @param labels added to the job's labels, replacing any of the same key
+   * @param runtime the {@code ClusterTrainingRuntime} to run on; required
+   * @param nodes what to add to every node's pod (one pool, one set of files)
+   */
+  public record Options(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      String runtime,
+      PodAdditions nodes) {
+    public Options {
+      Objects.requireNonNull(runtime, "runtime");
+      labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+      nodes = nodes == null ? PodAdditions.NONE : nodes;
+    }
+  }
+
+  /**
+   * What a valid spec asks for that a TrainJob cannot carry, each naming the spec's field; empty
+   * when {@link #write} can render it. A Kubernetes backend of flavor {@code trainer-v2} rejects
+   * such a job with these reasons.
+   */
+  public static List<FieldError> unsupported(JobSpec spec) {
+    return TrainJobLimits.of(spec);
+  }
+
+  /**
+   * The TrainJob for a valid {@code job}.
+   *
+   * @throws KubeflowConversionException when the spec uses something a TrainJob cannot express
+   */
+  public ObjectNode write(TrainingJob job, Options options) {
+    var spec = job.spec();
+    var problems = unsupported(spec);
+    if (!problems.isEmpty()) {
+      throw new KubeflowConversionException(problems);
+    }
+    // Every role runs alike (checked above): the first stands for all.
+    var node = spec.roleSpecs().get(0);
+    var root = JsonNodeFactory.instance.objectNode();
+    root.put("apiVersion", API_VERSION);
+    root.put("kind", KIND);
+    root.set("metadata", metadata(job, options));
+    var body = root.putObject("spec");
+    body.putObject("runtimeRef")
+        .put("name", options.runtime())
+        .put("apiGroup", RUNTIME_API_GROUP)
+        .put("kind", RUNTIME_KIND);
+    var podTemplate = PodTemplateTrees.toTree(node.kubernetes().podTemplate());
+    var carried = frameworkContainer(podTemplate);
+    var trainer = trainer(spec, node, carried);
+    body.set("trainer", trainer);
+    var override = override(spec.volumes(), podTemplate, carried, options.nodes());
+    options
+        .nodes()
+        .env()
+        .forEach(
+            (name, value) ->
+                trainer.withArray("env").addObject().put("name", name).put("value", value));
+    if (override != null) {
+      body.putArray("podTemplateOverrides").add(override);
+    }
+    return root;
+  }
+
+  private static ObjectNode metadata(TrainingJob job, Options options) {
+    var meta = JsonNodeFactory.instance.objectNode();
+    meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    if (options.namespace() != null) {
+      meta.put("namespace", options.namespace());
+    }
+    var labels = new LinkedHashMap<>(job.metadata().labels());
+    labels.putAll(options.labels());
+    if (!labels.isEmpty()) {
+      var node = meta.putObject("labels");
+      labels.forEach(node::put);
+    }
+    return meta;
+  }
+
+  private static ObjectNode trainer(JobSpec spec, RoleSpec node, ObjectNode carried) {
+    var trainer = JsonNodeFactory.instance.objectNode();
+    trainer.put("image", node.image());
+    if (!node.command().isEmpty()) {
+      node.command().forEach(trainer.putArray("command")::add);
+    }
+    if (!node.args().isEmpty()) {
+      node.args().forEach(trainer.putArray("args")::add);
+    }
+    if (!node.env().isEmpty() || !node.secretEnv().isEmpty()) {
+      var env = trainer.putArray("env");
+      node.env().forEach((name, value) -> env.addObject().put("name", name).put("value", value));
+      node.secretEnv()
+          .forEach(
+              (name, ref) ->
+                  env.addObject()
+                      .put("name", name)
+                      .putObject("valueFrom")
+                      .putObject("secretKeyRef")
+                      .put("name", ref.secret())
+                      .put("key", ref.key()));
+    }
+    trainer.put("numNodes", spec.totalReplicas());
+    // A resources block kept in the pod template is the document's own (the spec's values could
+    // not say it); it wins, as in KubeflowWriter.
+    JsonNode resources = carried != null ? carried.remove("resources") : null;
+    if (resources == null) {
+      resources = ContainerResources.write(node.resources());
+    }
+    if (resources != null) {
+      trainer.set("resourcesPerNode", resources);
+    }
+    if (spec.processesPerReplica() != null) {
+      trainer.put("numProcPerNode", spec.processesPerReplica());
+    }
+    return trainer;
+  }
+
+  /** Takes the framework's container entry out of the template's containers; null if none. */
+  private static ObjectNode frameworkContainer(ObjectNode podTemplate) {
+    var containers = (ArrayNode) podTemplate.remove("containers");
+    if (containers == null) {
+      return null;
+    }
+    for (var c : containers) {
+      if (KubeflowKind.PYTORCH_JOB.containerName().equals(c.path("name").asText(null))) {
+        return (ObjectNode) c.deepCopy();
+      }
+    }
+    return null;
+  }
+
+  /** The one podTemplateOverrides entry for the node job, or null when it would say nothing. */
+  private static ObjectNode override(
+      List<Volume> volumes, ObjectNode podTemplate, ObjectNode carried, PodAdditions additions) {
+    var metadata = (ObjectNode) podTemplate.remove("metadata");
+    var podSpec = podTemplate;
+    var main = JsonNodeFactory.instance.objectNode();
+    main.put("name", NODE);
+    if (carried != null) {
+      carried.remove("name");
+      main.setAll(carried);
+    }
+    for (var v : volumes) {
+      podSpec
+          .withArray("volumes")
+          .addObject()
+          .put("name", v.name())
+          .putObject("persistentVolumeClaim")
+          .put("claimName", v.claim());
+      main.withArray("volumeMounts")
+          .addObject()
+          .put("name", v.name())
+          .put("mountPath", v.mountPath());
+    }
+    // The env of the node container goes to trainer.env: the override may not set it.
+    var withoutEnv =
+        new PodAdditions(
+            additions.nodeSelector(),
+            additions.tolerations(),
+            additions.volumes(),
+            additions.volumeMounts(),
+            null);
+    PodAdditionsMerge.apply(withoutEnv, podSpec, main);
+    if (main.size() > 1) {
+      podSpec.putArray("containers").add(main);
+    }
+    if (podSpec.isEmpty() && (metadata == null || metadata.isEmpty())) {
+      return null;
+    }
+    var override = JsonNodeFactory.instance.objectNode();
+    override.putArray("targetJobs").addObject().put("name", NODE);
+    if (metadata != null && !metadata.isEmpty()) {
+      override.set("metadata", metadata);
+    }
+    if (!podSpec.isEmpty()) {
+      override.set("spec", podSpec);
+    }
+    return override;
+  }
+}
