@@ -4,6 +4,7 @@ import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -62,6 +63,8 @@ public final class CatalogPriceBook implements PriceBook {
     var total = BigDecimal.ZERO;
     var estimated = false;
     var sources = new LinkedHashSet<String>();
+    // Line by line, so an offer shows what its hourly price is made of.
+    var breakdown = new ArrayList<String>();
     for (var line : placement.lines()) {
       var unit = unitPrice(current, placement, line);
       if (unit.price() == null) {
@@ -70,12 +73,30 @@ public final class CatalogPriceBook implements PriceBook {
       total = total.add(unit.price().usdPerHour().multiply(BigDecimal.valueOf(line.count())));
       estimated |= unit.price().estimated();
       sources.add(unit.price().source());
+      breakdown.add(
+          line.count()
+              + " × "
+              + line.instanceType()
+              + (line.gpus() > 0 && line.gpuType() != null
+                  ? " + " + line.gpus() + " × " + line.gpuType()
+                  : "")
+              + " @ $"
+              + unit.price().usdPerHour().stripTrailingZeros().toPlainString()
+              + "/h");
     }
     if (placement.clusterFeeUsdPerHour() != null) {
       total = total.add(placement.clusterFeeUsdPerHour());
       sources.add("cluster fee (operator)");
+      breakdown.add(
+          "cluster fee share $"
+              + placement.clusterFeeUsdPerHour().stripTrailingZeros().toPlainString()
+              + "/h");
     }
-    return Priced.of(new Price(total, estimated, String.join("; ", sources)));
+    return Priced.of(
+        new Price(
+            total,
+            estimated,
+            String.join(" + ", breakdown) + " (" + String.join("; ", sources) + ")"));
   }
 
   /** One instance of the line: its row's price plus any attached accelerators. */

@@ -134,8 +134,17 @@ public final class Router {
         price != null && price.estimated(),
         false,
         null,
-        p != null ? p.notes() : List.of(),
+        notes(p, price),
         p);
+  }
+
+  /** The placement's notes, then what the price is made of and where it comes from. */
+  private static List<String> notes(Placement p, Price price) {
+    var notes = new java.util.ArrayList<String>(p != null ? p.notes() : List.of());
+    if (price != null) {
+      notes.add("price: " + price.source());
+    }
+    return notes;
   }
 
   private static BigDecimal money(BigDecimal usd) {

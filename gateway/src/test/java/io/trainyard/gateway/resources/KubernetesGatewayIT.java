@@ -13,7 +13,6 @@ import io.trainyard.gateway.TrainyardApplication;
 import io.trainyard.gateway.TrainyardConfiguration;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.testing.GatewayClient;
-import io.trainyard.kubeflow.KubeflowKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class KubernetesGatewayIT {
-  private static final Path DIR = tempDir();
+  private static final Path DIR = GatewayClient.tempDir("trainyard-k8s");
   private static final CrudApiServer CLUSTER = new CrudApiServer();
   private static final FakeTrainingOperator OPERATOR =
       new FakeTrainingOperator(CLUSTER.client(), Clock.systemUTC());
@@ -137,7 +135,7 @@ class KubernetesGatewayIT {
   }
 
   private static Attempt attempt(JsonNode job) {
-    return new Attempt(KubeflowKind.PYTORCH_JOB, "ml-jobs", job.get("objectName").asText());
+    return FakeTrainingOperator.pytorchJob("ml-jobs", job.get("objectName").asText());
   }
 
   /** The pod's kubelet answers its log request with what it printed (timestamps on). */
@@ -182,29 +180,7 @@ class KubernetesGatewayIT {
   }
 
   private static JsonNode awaitState(String id, String state) {
-    var deadline = Instant.now().plusSeconds(60);
-    JsonNode job = null;
-    while (Instant.now().isBefore(deadline)) {
-      job = client.get("/v1/jobs/" + id, token).json();
-      if (job.get("state").asText().equals(state)) {
-        return job;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    throw new AssertionError("job " + id + " never reached " + state + "; last: " + job);
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("trainyard-k8s");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return client.awaitState(id, state, token);
   }
 
   private static String writeConfig() {

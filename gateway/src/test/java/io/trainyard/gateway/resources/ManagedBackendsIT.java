@@ -19,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ManagedBackendsIT {
-  private static final Path DIR = tempDir();
+  private static final Path DIR = GatewayClient.tempDir("trainyard-managed");
   private static final SageMakerStub SAGEMAKER = start(SageMakerStub::new);
   private static final FakeJobService VERTEX = start(FakeJobService::new);
 
@@ -140,21 +139,7 @@ class ManagedBackendsIT {
   }
 
   private static JsonNode awaitState(String id, String state) {
-    var deadline = Instant.now().plusSeconds(60);
-    JsonNode job = null;
-    while (Instant.now().isBefore(deadline)) {
-      job = client.get("/v1/jobs/" + id, token).json();
-      if (job.get("state").asText().equals(state)) {
-        return job;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    throw new AssertionError("job " + id + " never reached " + state + "; last: " + job);
+    return client.awaitState(id, state, token);
   }
 
   private interface Starter<T> {
@@ -164,14 +149,6 @@ class ManagedBackendsIT {
   private static <T> T start(Starter<T> starter) {
     try {
       return starter.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("trainyard-managed");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

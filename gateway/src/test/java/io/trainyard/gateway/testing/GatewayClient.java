@@ -34,6 +34,38 @@ public final class GatewayClient {
     this.base = "http://127.0.0.1:" + port;
   }
 
+  /**
+   * Polls {@code GET /v1/jobs/{id}} until the job is in {@code state}, for up to 60 s.
+   *
+   * @return the job as it then is
+   */
+  public JsonNode awaitState(String id, String state, String token) {
+    var deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    JsonNode job = null;
+    while (System.nanoTime() < deadline) {
+      job = get("/v1/jobs/" + id, token).json();
+      if (job.path("state").asText().equals(state)) {
+        return job;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new AssertionError("job " + id + " never reached " + state + "; last: " + job);
+  }
+
+  /** A new temporary directory named after {@code prefix}, for a test gateway's dataDir. */
+  public static java.nio.file.Path tempDir(String prefix) {
+    try {
+      return java.nio.file.Files.createTempDirectory(prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public Answer get(String path, String token) {
     return send(request(path, token).GET().build());
   }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.trainyard.backend.kubernetes.KubernetesTestParts;
+import io.trainyard.backend.kubernetes.CatalogShapes;
+import io.trainyard.backend.kubernetes.CrudApiServer;
+import io.trainyard.backend.kubernetes.TestClock;
+import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.backend.sagemaker.MotoServer;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.TrainingBackend;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,10 +32,25 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(MotoServer.class)
 class EksBackendIT {
+  /** A 1-master, 2-worker PyTorch job of one GPU each, as the kubernetes ITs submit. */
+  private static final String SPEC =
+      """
+      framework: pytorch
+      image: registry.example.com/bert:1.4
+      command: [python, train.py]
+      resources: {gpus: 1, cpus: 4, memory: 16Gi}
+      replicas: {master: 1, worker: 2}
+      """;
+
+  /** Where EKS would say the API server is, with the server's certificate as the cluster CA. */
+  private static EksClusterEndpoint endpoint(CrudApiServer cluster) {
+    return new EksClusterEndpoint(URI.create(cluster.url()), cluster.caCertificateBase64());
+  }
+
   @TempDir Path dataDir;
-  private final MovableClock clock = new MovableClock();
+  private final TestClock clock = new TestClock();
   private final AtomicReference<EksClusterEndpoint> described = new AtomicReference<>();
-  private HttpsApiServer cluster;
+  private CrudApiServer cluster;
   private String clusterName;
   private TrainingBackend backend;
 
@@ -42,7 +61,7 @@ class EksBackendIT {
 
   @BeforeEach
   void start() throws Exception {
-    cluster = new HttpsApiServer();
+    cluster = new CrudApiServer(true);
     clusterName = "ml-" + UUID.randomUUID().toString().substring(0, 8);
     MotoEks.createCluster(clusterName);
     var config = EksConfigTest.read(MotoEks.block("eks-use1", clusterName));
@@ -50,11 +69,9 @@ class EksBackendIT {
         new EksBackendFactory(
             fromEks -> {
               described.set(fromEks);
-              return cluster.endpoint();
+              return endpoint(cluster);
             });
-    backend =
-        factory.create(
-            config, new BackendContext(KubernetesTestParts.catalogShapes(), dataDir, clock));
+    backend = factory.create(config, new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock));
   }
 
   @AfterEach
@@ -67,20 +84,20 @@ class EksBackendIT {
   void aJobSubmittedThroughTheBlockAppearsInTheTeamsNamespaceWithAnIamToken() throws Exception {
     assertThat(backend.kind()).isEqualTo("eks");
     assertThat(backend.id()).isEqualTo("eks-use1");
-    var spec = KubernetesTestParts.spec(KubernetesTestParts.SPEC);
+    var spec = TestJobs.spec(SPEC);
     var proposals = backend.placements(spec);
     assertThat(proposals.rejections()).isEmpty();
     var placement = proposals.placements().get(0);
     assertThat(placement.provider()).isEqualTo("aws");
     assertThat(placement.service()).isEqualTo("ec2");
 
-    var ref = backend.submit(KubernetesTestParts.job(spec, placement));
+    var ref = backend.submit(TestJobs.job(spec, placement));
 
     assertThat(described.get().apiServer().getHost()).endsWith(".us-east-1.eks.amazonaws.com");
-    assertThat(cluster.endpoint().apiServer().getScheme()).isEqualTo("https");
+    assertThat(endpoint(cluster).apiServer().getScheme()).isEqualTo("https");
     var job =
         cluster
-            .admin()
+            .client()
             .genericKubernetesResources("kubeflow.org/v1", "PyTorchJob")
             .inNamespace("nlp-jobs")
             .withName(ref.name())

@@ -3,7 +3,9 @@ package io.trainyard.backend.eks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainyard.backend.kubernetes.KubernetesTestParts;
+import io.trainyard.backend.kubernetes.CatalogShapes;
+import io.trainyard.backend.kubernetes.TestClock;
+import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.backend.sagemaker.MotoServer;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
@@ -23,7 +25,7 @@ import software.amazon.awssdk.services.sts.StsClient;
 @ExtendWith(MotoServer.class)
 class EksMotoIT {
   @TempDir Path dataDir;
-  private final MovableClock clock = new MovableClock();
+  private final TestClock clock = new TestClock();
 
   @BeforeAll
   static void credentials() {
@@ -31,7 +33,7 @@ class EksMotoIT {
   }
 
   private BackendContext context() {
-    return new BackendContext(KubernetesTestParts.catalogShapes(), dataDir, clock);
+    return new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock);
   }
 
   private static String name() {
@@ -101,7 +103,10 @@ class EksMotoIT {
           .isEqualTo(
               "unreachable: DescribeCluster no-such-cluster in us-east-1: no such cluster"
                   + " (ResourceNotFoundException)");
-      var proposals = backend.placements(KubernetesTestParts.spec(KubernetesTestParts.SPEC));
+      var proposals =
+          backend.placements(
+              TestJobs.spec(
+                  "framework: pytorch\nimage: i\ncommand: [python, t.py]\nresources: {cpus: 4, memory: 16Gi}\nreplicas: {master: 1}\n"));
       assertThat(proposals.placements()).isEmpty();
       assertThat(proposals.rejections().get(0).reason()).startsWith("cluster not reachable: ");
     }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.trainyard.backend.kubernetes.KubernetesFixtures;
+import io.trainyard.backend.kubernetes.CatalogShapes;
+import io.trainyard.backend.kubernetes.CrudApiServer;
+import io.trainyard.backend.kubernetes.TestClock;
+import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
@@ -43,16 +46,16 @@ class GkeBackendIT {
 
   @TempDir Path dir;
   private FakeGoogleTokenEndpoint google;
-  private TlsApiServer cluster;
-  private MovableClock clock;
+  private CrudApiServer cluster;
+  private TestClock clock;
   private Path keyFile;
   private final List<TrainingBackend> opened = new ArrayList<>();
 
   @BeforeEach
   void start() {
     google = new FakeGoogleTokenEndpoint();
-    cluster = new TlsApiServer();
-    clock = new MovableClock();
+    cluster = new CrudApiServer(true);
+    clock = new TestClock();
     keyFile = google.writeKey(dir.resolve("trainyard-gke.json"));
   }
 
@@ -71,7 +74,7 @@ class GkeBackendIT {
     assertThat(backend.kind()).isEqualTo("gke");
     assertThat(backend.id()).isEqualTo("gke-usc1");
     assertThat(backend.health().healthy()).isTrue();
-    var spec = KubernetesFixtures.spec(T4_SPEC);
+    var spec = TestJobs.spec(T4_SPEC);
     var proposals = backend.placements(spec);
     assertThat(proposals.rejections()).isEmpty();
     var placement = proposals.placements().get(0);
@@ -86,11 +89,11 @@ class GkeBackendIT {
     // GKE's management fee by default, shared by the pool's 10 nodes: 2 nodes → 0.02/h.
     assertThat(placement.clusterFeeUsdPerHour()).isEqualByComparingTo("0.02");
 
-    var ref = backend.submit(KubernetesFixtures.job(spec, placement));
+    var ref = backend.submit(TestJobs.job(spec, placement));
 
     var created =
         cluster
-            .admin()
+            .client()
             .genericKubernetesResources("kubeflow.org/v1", "PyTorchJob")
             .inNamespace("nlp-jobs")
             .withName(ref.name())
@@ -141,7 +144,7 @@ class GkeBackendIT {
         .expect()
         .get()
         .withPath("/version")
-        .andReturn(401, TlsApiServer.status(401, "Unauthorized", "Unauthorized"))
+        .andReturn(401, CrudApiServer.status(401, "Unauthorized", "Unauthorized"))
         .always();
 
     var health = backend.health();
@@ -170,7 +173,7 @@ class GkeBackendIT {
 
   @Test
   void aServerTheConfiguredCaDidNotSignIsNotTalkedTo() throws Exception {
-    try (var impostor = new TlsApiServer()) {
+    try (var impostor = new CrudApiServer(true)) {
       var backend =
           backend(
               block("endpoint: localhost:" + impostor.port() + "\ncaCertificate: " + ca() + "\n"));
@@ -212,9 +215,7 @@ class GkeBackendIT {
     try {
       var config = mapper.readValue(yaml, BackendConfig.class);
       assertThat(config).isInstanceOf(GkeConfig.class);
-      var backend =
-          factory.create(
-              config, new BackendContext(KubernetesFixtures.catalogShapes(), dir, clock));
+      var backend = factory.create(config, new BackendContext(CatalogShapes.EMBEDDED, dir, clock));
       opened.add(backend);
       return backend;
     } catch (java.io.IOException e) {
@@ -227,6 +228,6 @@ class GkeBackendIT {
   }
 
   private String ca() {
-    return cluster.caCertificate();
+    return cluster.caCertificateBase64();
   }
 }

@@ -125,7 +125,7 @@ class GkeConfigTest {
         "discountPct: 101 | discountPct must be between 0 and 100",
         "feeUsdPerHour: -0.1 | feeUsdPerHour must be 0 or more",
         "admissionTimeout: soon | admissionTimeout: 'soon' is not a duration",
-        "flavor: trainer-v2 | flavor trainer-v2 is not supported yet",
+        "flavor: trainer-v2 | trainerRuntime is required with flavor trainer-v2",
         "nodePools: [] | nodePools must name at least one pool",
         "nodePools: [{name: t4, instanceType: n1-standard-8, maxNodes: 0}] | nodePools.t4.maxNodes must be at least 1",
       })

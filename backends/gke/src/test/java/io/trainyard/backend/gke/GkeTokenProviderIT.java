@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainyard.backend.kubernetes.CrudApiServer;
+import io.trainyard.backend.kubernetes.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,13 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 class GkeTokenProviderIT {
   @TempDir Path dir;
   private FakeGoogleTokenEndpoint google;
-  private MovableClock clock;
+  private TestClock clock;
   private GkeTokenProvider tokens;
 
   @BeforeEach
   void start() {
     google = new FakeGoogleTokenEndpoint();
-    clock = new MovableClock();
+    clock = new TestClock();
     var credentials = GkeCredentials.fromKeyFile(google.writeKey(dir.resolve("sa.json")));
     tokens =
         new GkeTokenProvider(
@@ -109,10 +111,11 @@ class GkeTokenProviderIT {
 
   @Test
   void everyApiRequestCarriesTheCurrentToken() throws Exception {
-    try (var cluster = new TlsApiServer();
+    try (var cluster = new CrudApiServer(true);
         var client =
             GkeBackendFactory.client(
-                new GkeEndpoint(GkeEndpoint.serverUrl(cluster.url()), cluster.caCertificate()),
+                new GkeEndpoint(
+                    GkeEndpoint.serverUrl(cluster.url()), cluster.caCertificateBase64()),
                 tokens)) {
       client.getKubernetesVersion();
       client.pods().inNamespace("nlp-jobs").list();

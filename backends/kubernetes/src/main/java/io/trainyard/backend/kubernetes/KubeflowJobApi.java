@@ -134,7 +134,7 @@ final class KubeflowJobApi {
    *
    * @return false when it was not there
    */
-  boolean mergePatch(KubeflowKind kind, String namespace, String name, String patch) {
+  boolean mergePatch(JobKind kind, String namespace, String name, String patch) {
     try {
       jobs(kind)
           .inNamespace(namespace)

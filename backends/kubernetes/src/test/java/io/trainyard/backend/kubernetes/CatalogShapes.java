@@ -15,12 +15,12 @@ import java.util.Optional;
  * The shapes of the real price catalog in cost/, read from its CSV as the gateway's lookup would
  * serve them; a test double that cannot drift from the data it stands for.
  */
-final class CatalogShapes implements InstanceShapes {
-  static final Path CSV =
+public final class CatalogShapes implements InstanceShapes {
+  public static final Path CSV =
       Path.of("../../cost/src/main/resources/io/trainyard/cost/prices/catalog.csv")
           .toAbsolutePath()
           .normalize();
-  static final CatalogShapes EMBEDDED = new CatalogShapes(read());
+  public static final CatalogShapes EMBEDDED = new CatalogShapes(read());
 
   private final Map<String, InstanceShape> shapes;
 
@@ -35,7 +35,7 @@ final class CatalogShapes implements InstanceShapes {
   }
 
   /** Instance types of one service and region, in catalog order. */
-  static List<String> types(String provider, String service, String region) {
+  public static List<String> types(String provider, String service, String region) {
     return rows().stream()
         .filter(f -> f[0].equals(provider) && f[1].equals(service) && f[2].equals(region))
         .filter(f -> f[11].equals("instance"))

@@ -23,20 +23,28 @@ import java.util.concurrent.TimeUnit;
  * it cannot do (a quota's 403, pod logs).
  */
 public final class CrudApiServer implements AutoCloseable {
+  private static final String ADMIN_AGENT = "trainyard-test-admin";
+  private final MockWebServer web = new MockWebServer();
+  private final List<RecordedRequest> taken = new ArrayList<>();
   private final KubernetesMockServer server;
   private final KubernetesClient client;
 
+  /** A server on plain http. */
   public CrudApiServer() {
+    this(false);
+  }
+
+  /**
+   * @param https serve TLS with a self-signed certificate ({@link #caCertificateBase64()}), which
+   *     stands for the cluster CA a managed service hands out
+   */
+  public CrudApiServer(boolean https) {
     var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
     server =
         new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            responses,
-            new KubernetesMixedDispatcher(responses),
-            false);
+            new Context(), web, responses, new KubernetesMixedDispatcher(responses), https);
     server.init();
-    client = server.createClient();
+    client = server.createClient(b -> b.editOrNewConfig().withUserAgent(ADMIN_AGENT).endConfig());
     for (var crds : List.of("/crds/kubeflow-v1.yaml", "/crds/trainer-v2.yaml")) {
       try (var in = CrudApiServer.class.getResourceAsStream(crds)) {
         client.load(in).create();
@@ -70,6 +78,21 @@ public final class CrudApiServer implements AutoCloseable {
     server.clearExpectations();
   }
 
+  /**
+   * The https server's certificate, PEM in base64, as EKS's {@code certificateAuthority.data} and
+   * GKE's {@code masterAuth.clusterCaCertificate} give a cluster's CA.
+   */
+  public String caCertificateBase64() {
+    try {
+      var pem =
+          java.nio.file.Files.readAllBytes(
+              java.nio.file.Path.of(web.getSelfSignedCertificate().certificatePath()));
+      return java.util.Base64.getEncoder().encodeToString(pem);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   public String url() {
     return server.url("/");
   }
@@ -77,6 +100,22 @@ public final class CrudApiServer implements AutoCloseable {
   /** Requests served so far, of any client. */
   public int requestCount() {
     return server.getRequestCount();
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  /**
+   * The {@code Authorization} headers of every request so far not made by {@link #client()}, oldest
+   * first ({@code "null"} for none). Takes the recorded requests, like {@link #drainRequests}.
+   */
+  public synchronized List<String> authorizations() throws InterruptedException {
+    taken.addAll(drainRequests());
+    return taken.stream()
+        .filter(q -> !ADMIN_AGENT.equals(q.getHeader("User-Agent")))
+        .map(q -> String.valueOf(q.getHeader("Authorization")))
+        .toList();
   }
 
   /** Takes the requests recorded so far, oldest first. */

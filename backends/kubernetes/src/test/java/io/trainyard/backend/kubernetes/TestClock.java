@@ -6,11 +6,26 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand; starts at the real time, as the API server stamps objects. */
-final class TestClock extends Clock {
-  private volatile Instant now = Instant.now();
+/**
+ * A clock tests move by hand; starts at the real time (as the API server stamps objects) or at a
+ * given instant.
+ */
+public final class TestClock extends Clock {
+  private volatile Instant now;
 
-  void advance(Duration d) {
+  public TestClock() {
+    this(Instant.now());
+  }
+
+  public TestClock(Instant start) {
+    now = start;
+  }
+
+  public void set(Instant instant) {
+    now = instant;
+  }
+
+  public void advance(Duration d) {
     now = now.plus(d);
   }
 

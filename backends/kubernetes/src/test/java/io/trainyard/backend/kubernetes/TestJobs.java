@@ -16,14 +16,14 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Specs and config blocks for tests, read from YAML the way the gateway reads them. */
-final class TestJobs {
-  static final ObjectMapper YAML =
+public final class TestJobs {
+  public static final ObjectMapper YAML =
       new ObjectMapper(new YAMLFactory())
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
   /** The block of issue 4, as an operator writes it (kubeconfig left out: tests hand a client). */
-  static final String ONPREM_A =
+  public static final String ONPREM_A =
       """
       type: kubernetes
       id: onprem-a
@@ -40,7 +40,7 @@ final class TestJobs {
       """;
 
   /** An AWS-priced cluster with the brief's catalog-shaped pools. */
-  static final String AWS_POOLS =
+  public static final String AWS_POOLS =
       """
       type: kubernetes
       id: k8s-use1
@@ -55,7 +55,7 @@ final class TestJobs {
       """;
 
   /** The AWS pools, rendering Kubeflow Trainer TrainJobs on torch-distributed, through Kueue. */
-  static final String TRAINER_V2 =
+  public static final String TRAINER_V2 =
       AWS_POOLS.replace(
           "provider: aws\n",
           "provider: aws\nflavor: trainer-v2\ntrainerRuntime: torch-distributed\n"
@@ -64,7 +64,7 @@ final class TestJobs {
   private TestJobs() {}
 
   /** A valid spec from the body of {@code spec:}; checked by the validator. */
-  static JobSpec spec(String specYaml) {
+  public static JobSpec spec(String specYaml) {
     var yaml =
         "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
             + specYaml.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
@@ -77,7 +77,7 @@ final class TestJobs {
     }
   }
 
-  static KubernetesConfig config(String yaml) {
+  public static KubernetesConfig config(String yaml) {
     try {
       return YAML.readValue(yaml, KubernetesConfig.class);
     } catch (IOException e) {
@@ -85,11 +85,11 @@ final class TestJobs {
     }
   }
 
-  static BackendJob job(JobSpec spec, Placement placement) {
+  public static BackendJob job(JobSpec spec, Placement placement) {
     return job(newJobId(), spec, "0".repeat(64), placement);
   }
 
-  static BackendJob job(String jobId, JobSpec spec, String specHash, Placement placement) {
+  public static BackendJob job(String jobId, JobSpec spec, String specHash, Placement placement) {
     return new BackendJob(
         jobId,
         1,
@@ -103,7 +103,7 @@ final class TestJobs {
   }
 
   /** A random lower-case ULID-shaped id. */
-  static String newJobId() {
+  public static String newJobId() {
     var chars = "0123456789abcdefghjkmnpqrstvwxyz";
     var id = new StringBuilder("01");
     for (int i = 0; i < 24; i++) {
