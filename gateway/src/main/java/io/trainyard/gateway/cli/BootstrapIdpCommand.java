@@ -3,10 +3,13 @@ package io.trainyard.gateway.cli;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
+import io.trainyard.audit.AuditActor;
 import io.trainyard.gateway.TrainyardConfiguration;
+import io.trainyard.gateway.audit.IdpBootstrapAudit;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.gateway.idp.BootstrapPlan;
+import io.trainyard.gateway.idp.BootstrapReport;
 import io.trainyard.gateway.idp.KeycloakAdminConnection;
 import io.trainyard.gateway.idp.RealmAddress;
 import io.trainyard.gateway.idp.RealmBootstrap;
@@ -18,6 +21,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,18 +103,27 @@ public final class BootstrapIdpCommand extends ConfiguredCommand<TrainyardConfig
             secretFromEnv(namespace.getString("gateway_secret_env")),
             demoPassword(namespace));
     String adminPassword = adminPassword(namespace.getString("admin_password_env"));
-    System.out.println(
-        "Bootstrapping realm " + address.realm() + " at " + address.serverUrl() + " ...");
-    try (var keycloak =
-        KeycloakAdminConnection.asAdmin(
-            address.serverUrl(),
-            namespace.getString("admin_realm"),
-            namespace.getString("admin_user"),
-            adminPassword)) {
-      var report = new RealmBootstrap(keycloak).run(plan);
+    var adminUser = namespace.getString("admin_user");
+    // Fail closed: the realm is touched only when its audit event can be written.
+    try (var audit =
+        IdpBootstrapAudit.open(config, bootstrap.getMetricRegistry(), Clock.systemUTC())) {
+      System.out.println(
+          "Bootstrapping realm " + address.realm() + " at " + address.serverUrl() + " ...");
+      BootstrapReport report;
+      try (var keycloak =
+          KeycloakAdminConnection.asAdmin(
+              address.serverUrl(), namespace.getString("admin_realm"), adminUser, adminPassword)) {
+        report = new RealmBootstrap(keycloak).run(plan);
+      } catch (WebApplicationException | ProcessingException e) {
+        throw explain(e, address, adminUser);
+      }
       report.lines(address.realm()).forEach(System.out::println);
-    } catch (WebApplicationException | ProcessingException e) {
-      throw explain(e, address, namespace.getString("admin_user"));
+      var created = new LinkedHashMap<String, String>();
+      report.steps().forEach(step -> created.put(step.what(), step.outcome().name()));
+      audit.record(
+          new AuditActor("keycloak-admin:" + adminUser, adminUser, "bootstrap-idp", null, null),
+          address.serverUrl() + "/realms/" + address.realm(),
+          created);
     }
   }
 

@@ -3,6 +3,7 @@ package io.trainyard.gateway.idp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trainyard.audit.DigestSigner;
 import io.trainyard.auth.OidcKeySource;
 import io.trainyard.auth.Role;
 import io.trainyard.auth.TokenVerifier;
@@ -15,10 +16,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -53,9 +57,19 @@ class BootstrapIdpIT {
     keycloak = server;
     admin = server.admin();
     config = dir.resolve("trainyard.yml");
+    // Outside dev mode the audit keys must be configured: the command's event needs them.
+    DigestSigner.loadOrGenerate(dir);
+    var hmacKey = new byte[32];
+    new SecureRandom().nextBytes(hmacKey);
     Files.writeString(
         config,
         """
+        dataDir: %s
+        database:
+          url: "jdbc:h2:file:%s/db"
+        audit:
+          signingKeyFile: %s/%s
+          hmacKey: %s
         auth:
           mode: oidc
           issuer: %s/realms/%s
@@ -66,7 +80,31 @@ class BootstrapIdpIT {
         backends:
           - type: local
         """
-            .formatted(server.url(), REALM));
+            .formatted(
+                dir,
+                dir,
+                dir,
+                DigestSigner.PRIVATE_KEY_FILE,
+                Base64.getEncoder().encodeToString(hmacKey),
+                server.url(),
+                REALM));
+  }
+
+  /** The {@code idp.bootstrap} events the runs wrote into the gateway's audit log, oldest first. */
+  private static List<Map<String, String>> bootstrapEvents() {
+    return Jdbi.create("jdbc:h2:file:" + dir + "/db", "trainyard", "")
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT actor_username, resource, details FROM audit_events"
+                            + " WHERE action = 'idp.bootstrap' ORDER BY seq")
+                    .map(
+                        (rs, ctx) ->
+                            Map.of(
+                                "actor_username", rs.getString("actor_username"),
+                                "resource", rs.getString("resource"),
+                                "details", rs.getString("details")))
+                    .list());
   }
 
   private static JavaProcess.Result bootstrap(
@@ -100,6 +138,13 @@ class BootstrapIdpIT {
         .contains("demo user demo-trainer: created")
         .contains("change(s) made in realm bootstrap-it");
     assertThat(result.all()).doesNotContain(keycloak.adminPassword()).doesNotContain(DEMO_PASSWORD);
+    var events = bootstrapEvents();
+    assertThat(events).hasSize(1);
+    assertThat(events.get(0).get("actor_username")).isEqualTo("admin");
+    assertThat(events.get(0).get("resource").toString()).endsWith("/realms/" + REALM);
+    assertThat(events.get(0).get("details").toString())
+        .contains("\"client trainyard-cli\":\"CREATED\"")
+        .doesNotContain(DEMO_PASSWORD);
   }
 
   @Test
@@ -114,6 +159,7 @@ class BootstrapIdpIT {
         .doesNotContain(": created")
         .doesNotContain(": updated");
     assertThat(result.all()).doesNotContain(keycloak.adminPassword());
+    assertThat(bootstrapEvents()).hasSize(2); // an unchanged run is evidence too
   }
 
   @Test
@@ -216,5 +262,27 @@ class BootstrapIdpIT {
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.stderr()).contains("bootstrap-idp failed: Keycloak refused the admin login");
     assertThat(result.all()).doesNotContain("not-the-password").doesNotContain("\tat ");
+  }
+
+  @Test
+  @Order(7)
+  void withoutAWritableAuditLogTheRealmIsNotTouched() throws IOException {
+    var unaudited = dir.resolve("no-audit-keys.yml");
+    Files.writeString(
+        unaudited, Files.readString(config).replaceAll("(?m)^audit:\\n(  .*\\n)+", ""));
+    var args =
+        new ArrayList<>(
+            List.of("bootstrap-idp", unaudited.toString(), "--admin-password-env", ADMIN_VAR));
+    var result =
+        JavaProcess.run(
+            TrainyardApplication.class.getName(),
+            args,
+            Map.of(ADMIN_VAR, keycloak.adminPassword()),
+            null,
+            dir);
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr()).contains("audit.signingKeyFile is required");
+    assertThat(result.stdout()).doesNotContain("Bootstrapping realm");
   }
 }
