@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.trainyard.backend.kubernetes.CatalogShapes;
 import io.trainyard.backend.kubernetes.CrudApiServer;
 import io.trainyard.backend.kubernetes.TestClock;
 import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.backend.sagemaker.MotoServer;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.TrainingBackend;
 import java.net.URI;
@@ -71,7 +71,7 @@ class EksBackendIT {
               described.set(fromEks);
               return endpoint(cluster);
             });
-    backend = factory.create(config, new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock));
+    backend = factory.create(config, new BackendContext(PriceCatalog.embedded(), dataDir, clock));
   }
 
   @AfterEach

@@ -3,10 +3,10 @@ package io.trainyard.backend.eks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainyard.backend.kubernetes.CatalogShapes;
 import io.trainyard.backend.kubernetes.TestClock;
 import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.backend.sagemaker.MotoServer;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
 import java.net.URI;
@@ -33,7 +33,7 @@ class EksMotoIT {
   }
 
   private BackendContext context() {
-    return new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock);
+    return new BackendContext(PriceCatalog.embedded(), dataDir, clock);
   }
 
   private static String name() {

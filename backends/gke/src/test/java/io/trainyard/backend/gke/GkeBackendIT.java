@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.trainyard.backend.kubernetes.CatalogShapes;
 import io.trainyard.backend.kubernetes.CrudApiServer;
 import io.trainyard.backend.kubernetes.TestClock;
 import io.trainyard.backend.kubernetes.TestJobs;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
@@ -215,7 +215,7 @@ class GkeBackendIT {
     try {
       var config = mapper.readValue(yaml, BackendConfig.class);
       assertThat(config).isInstanceOf(GkeConfig.class);
-      var backend = factory.create(config, new BackendContext(CatalogShapes.EMBEDDED, dir, clock));
+      var backend = factory.create(config, new BackendContext(PriceCatalog.embedded(), dir, clock));
       opened.add(backend);
       return backend;
     } catch (java.io.IOException e) {

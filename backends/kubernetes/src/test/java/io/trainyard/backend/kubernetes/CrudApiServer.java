@@ -139,9 +139,18 @@ public final class CrudApiServer implements AutoCloseable {
         .build();
   }
 
+  /**
+   * Stops the server. Its shutdown waits a bounded time for open connections (a watch a closed
+   * client has not finished tearing down); on a loaded machine that wait can run out, which says
+   * nothing about the test that used the server, so it is reported and not thrown.
+   */
   @Override
   public void close() {
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException e) {
+      System.err.println("CrudApiServer: " + e.getMessage() + " (connections still closing)");
+    }
   }
 }

@@ -2,6 +2,7 @@ package io.trainyard.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -64,7 +65,7 @@ abstract class CrudServerTest {
             "kubernetes",
             config.settings(),
             cluster.newClient(),
-            new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock));
+            new BackendContext(PriceCatalog.embedded(), dataDir, clock));
     opened.add(created);
     return created;
   }

@@ -1,6 +1,7 @@
 package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.ExternalRef;
 import java.lang.management.ManagementFactory;
@@ -22,9 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * not a test.
  *
  * <p>Run: {@code mvn -B -pl backends/kubernetes test-compile dependency:build-classpath
- * -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test} then, in {@code backends/kubernetes}
- * (the catalog is read by a relative path), {@code java -cp
- * target/test-classes:target/classes:$(cat target/cp.txt)
+ * -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test} then, in {@code backends/kubernetes},
+ * {@code java -cp target/test-classes:target/classes:$(cat target/cp.txt)
  * -Djava.util.logging.config.file=target/test-classes/logging.properties
  * io.trainyard.backend.kubernetes.FollowCostMain [jobs=1000] [seconds=60] [resyncMillis=2000]}
  */
@@ -52,7 +52,7 @@ public final class FollowCostMain {
               "kubernetes",
               config.settings(),
               cluster.newClient(AGENT),
-              new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock));
+              new BackendContext(PriceCatalog.embedded(), dataDir, clock));
       var events = new AtomicInteger();
       backend.events(ref -> events.incrementAndGet());
 
@@ -130,7 +130,7 @@ public final class FollowCostMain {
     var spec = TestJobs.spec(CrudServerTest.SPEC);
     var placement =
         new KubernetesPlacements(
-                TestJobs.config(TestJobs.AWS_POOLS).settings(), CatalogShapes.EMBEDDED)
+                TestJobs.config(TestJobs.AWS_POOLS).settings(), PriceCatalog.embedded())
             .propose(spec)
             .placements()
             .get(0);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
@@ -59,7 +60,7 @@ class KubeflowJobRendererTest {
   private static BackendJob job(String specYaml) {
     var spec = TestJobs.spec(specYaml);
     var placement =
-        new KubernetesPlacements(AWS, CatalogShapes.EMBEDDED).propose(spec).placements().get(0);
+        new KubernetesPlacements(AWS, PriceCatalog.embedded()).propose(spec).placements().get(0);
     return TestJobs.job("01hzx3kq7v8m2n4p6r8t0w2y4a", spec, "ab".repeat(32), placement);
   }
 
@@ -149,7 +150,10 @@ class KubeflowJobRendererTest {
     var cluster = TestJobs.config(TestJobs.ONPREM_A).settings();
     var spec = TestJobs.spec("framework: xgboost\nimage: i\nreplicas: {master: 1}");
     var placement =
-        new KubernetesPlacements(cluster, CatalogShapes.EMBEDDED).propose(spec).placements().get(0);
+        new KubernetesPlacements(cluster, PriceCatalog.embedded())
+            .propose(spec)
+            .placements()
+            .get(0);
     var job =
         new BackendJob(
             "01hzx3kq7v8m2n4p6r8t0w2y4a",

@@ -3,6 +3,7 @@ package io.trainyard.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ class KubernetesBackendFactoryIT extends CrudServerTest {
         TestJobs.config(TestJobs.AWS_POOLS + "kubeconfig: " + kubeconfig + "\ncontext: onprem-a\n");
     try (var backend =
         new KubernetesBackendFactory()
-            .create(config, new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock))) {
+            .create(config, new BackendContext(PriceCatalog.embedded(), dataDir, clock))) {
       assertThat(backend.health().healthy()).isTrue();
       assertThat(backend.id()).isEqualTo("k8s-use1");
       assertThat(backend.kind()).isEqualTo("kubernetes");
@@ -56,7 +57,7 @@ class KubernetesBackendFactoryIT extends CrudServerTest {
   void aKubeconfigThatCannotBeReadIsAConfigurationError() {
     var config =
         TestJobs.config(TestJobs.AWS_POOLS + "kubeconfig: " + dataDir.resolve("missing") + "\n");
-    var context = new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock);
+    var context = new BackendContext(PriceCatalog.embedded(), dataDir, clock);
     assertThatThrownBy(() -> new KubernetesBackendFactory().create(config, context))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cannot be read");
@@ -67,7 +68,7 @@ class KubernetesBackendFactoryIT extends CrudServerTest {
     var kubeconfig = kubeconfig(dataDir.resolve("k.kubeconfig"));
     var config =
         TestJobs.config(TestJobs.AWS_POOLS + "kubeconfig: " + kubeconfig + "\ncontext: nope\n");
-    var context = new BackendContext(CatalogShapes.EMBEDDED, dataDir, clock);
+    var context = new BackendContext(PriceCatalog.embedded(), dataDir, clock);
     assertThatThrownBy(() -> new KubernetesBackendFactory().create(config, context))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nope");

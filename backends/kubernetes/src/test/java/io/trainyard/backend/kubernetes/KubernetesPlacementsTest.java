@@ -2,6 +2,7 @@ package io.trainyard.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.InstanceShapes;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
@@ -28,7 +29,7 @@ class KubernetesPlacementsTest {
   }
 
   private static Proposals aws(String spec) {
-    return propose(TestJobs.AWS_POOLS, spec, CatalogShapes.EMBEDDED);
+    return propose(TestJobs.AWS_POOLS, spec, PriceCatalog.embedded());
   }
 
   private static Proposals propose(String config, String spec, InstanceShapes shapes) {
@@ -166,7 +167,7 @@ class KubernetesPlacementsTest {
     var config = TestJobs.AWS_POOLS.replace("region: us-east-1", "region: eu-north-1");
     var proposals =
         propose(
-            config, "framework: xgboost\nimage: i\nreplicas: {master: 1}", CatalogShapes.EMBEDDED);
+            config, "framework: xgboost\nimage: i\nreplicas: {master: 1}", PriceCatalog.embedded());
     assertThat(proposals.rejections())
         .extracting(Rejection::reason)
         .containsExactly(

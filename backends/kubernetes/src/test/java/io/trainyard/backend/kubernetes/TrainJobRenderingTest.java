@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.kubeflow.KubeflowConversionException;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
@@ -20,7 +21,7 @@ class TrainJobRenderingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final ClusterSettings CLUSTER = TestJobs.config(TestJobs.TRAINER_V2).settings();
   private static final KubernetesPlacements PLACEMENTS =
-      new KubernetesPlacements(CLUSTER, CatalogShapes.EMBEDDED);
+      new KubernetesPlacements(CLUSTER, PriceCatalog.embedded());
   private static final KubeflowJobRenderer RENDERER = new KubeflowJobRenderer(CLUSTER);
 
   private static final String SPEC =

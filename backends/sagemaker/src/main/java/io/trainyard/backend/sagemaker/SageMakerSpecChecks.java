@@ -1,6 +1,7 @@
 package io.trainyard.backend.sagemaker;
 
 import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.KubernetesOnly;
 import io.trainyard.spi.spec.RoleSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -24,34 +25,11 @@ final class SageMakerSpecChecks {
 
   List<String> reasonsAgainst(JobSpec spec) {
     var reasons = new ArrayList<String>();
-    kubernetesOnly(spec, reasons);
+    reasons.addAll(KubernetesOnly.reasons(spec));
     unmappedSecrets(spec, reasons);
     container(spec, reasons);
     storage(spec, reasons);
     return reasons;
-  }
-
-  private static void kubernetesOnly(JobSpec spec, List<String> reasons) {
-    if (!spec.volumes().isEmpty()) {
-      reasons.add(
-          "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do");
-    }
-    var podKeys = new LinkedHashSet<String>();
-    var gang = false;
-    for (var role : spec.roleSpecs()) {
-      podKeys.addAll(role.kubernetes().podTemplate().keySet());
-      gang |= role.kubernetes().scheduling() != null && !role.kubernetes().scheduling().isEmpty();
-    }
-    if (!podKeys.isEmpty()) {
-      reasons.add(
-          "spec.kubernetes.podTemplate sets "
-              + String.join(", ", podKeys)
-              + ", which only Kubernetes backends can honour");
-    }
-    if (gang) {
-      reasons.add(
-          "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");
-    }
   }
 
   private void unmappedSecrets(JobSpec spec, List<String> reasons) {

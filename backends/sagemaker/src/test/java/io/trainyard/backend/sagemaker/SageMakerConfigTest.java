@@ -3,6 +3,8 @@ package io.trainyard.backend.sagemaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.cost.PriceCatalog;
+import io.trainyard.cost.PriceRow;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.spec.SecretRef;
@@ -40,7 +42,10 @@ class SageMakerConfigTest {
   @Test
   void theDefaultTypesAreThePriceCatalogsSageMakerRows() {
     assertThat(SageMakerConfig.CATALOG_TYPES)
-        .containsExactlyInAnyOrderElementsOf(CatalogShapes.types("aws", "sagemaker", "us-east-1"));
+        .containsExactlyInAnyOrderElementsOf(
+            PriceCatalog.embedded().instances("aws", "sagemaker", "us-east-1").stream()
+                .map(PriceRow::instanceType)
+                .toList());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.trainyard.backend.sagemaker;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendJob;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ public final class SageMakerLatency {
     try (var moto = MotoServer.start()) {
       var config = TestJobs.localConfig(moto.endpoint(), "");
       var context =
-          new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+          new BackendContext(PriceCatalog.embedded(), Path.of("target"), Clock.systemUTC());
       try (var backend = (SageMakerBackend) new SageMakerBackendFactory().create(config, context);
           var bare = SageMakerBackendFactory.sageMakerClient(config)) {
         var spec = TestJobs.spec(TestJobs.FULL_SPEC);

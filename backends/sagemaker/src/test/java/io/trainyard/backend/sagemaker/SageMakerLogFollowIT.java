@@ -2,6 +2,7 @@ package io.trainyard.backend.sagemaker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.LogLine;
 import io.trainyard.spi.LogQuery;
@@ -28,7 +29,7 @@ class SageMakerLogFollowIT {
       var sageMakerSide = TestJobs.localConfig(stub.endpoint(), poll);
       var logsSide = TestJobs.localConfig(MotoServer.endpoint(), poll);
       var context =
-          new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+          new BackendContext(PriceCatalog.embedded(), Path.of("target"), Clock.systemUTC());
       try (var logs = SageMakerBackendFactory.logsClient(logsSide);
           var backend =
               new SageMakerBackend(

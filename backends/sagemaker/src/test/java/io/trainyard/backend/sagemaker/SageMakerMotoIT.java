@@ -3,6 +3,7 @@ package io.trainyard.backend.sagemaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
@@ -41,7 +42,7 @@ class SageMakerMotoIT {
             networkIsolation: true
             interContainerEncryption: true
             """);
-    var context = new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+    var context = new BackendContext(PriceCatalog.embedded(), Path.of("target"), Clock.systemUTC());
     backend = (SageMakerBackend) new SageMakerBackendFactory().create(config, context);
     sageMaker = SageMakerBackendFactory.sageMakerClient(config);
     logs = SageMakerBackendFactory.logsClient(config);

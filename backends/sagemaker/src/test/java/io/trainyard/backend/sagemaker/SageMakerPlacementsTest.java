@@ -2,6 +2,7 @@ package io.trainyard.backend.sagemaker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.InstanceShapes;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
@@ -36,7 +37,7 @@ class SageMakerPlacementsTest {
   }
 
   private static Proposals propose(SageMakerConfig config, String specYaml) {
-    return new SageMakerPlacements(config, CatalogShapes.EMBEDDED)
+    return new SageMakerPlacements(config, PriceCatalog.embedded())
         .propose(TestJobs.spec(BASE + specYaml));
   }
 
@@ -114,7 +115,7 @@ class SageMakerPlacementsTest {
             roles: {launcher: {resources: {gpus: 0, cpus: 1}}}
             placement: {spot: never}
             """);
-    var proposals = new SageMakerPlacements(config(""), CatalogShapes.EMBEDDED).propose(p);
+    var proposals = new SageMakerPlacements(config(""), PriceCatalog.embedded()).propose(p);
 
     assertThat(types(proposals, false)).containsExactly("ml.p3.2xlarge");
     assertThat(proposals.placements().get(0).lines().get(0).count()).isEqualTo(3);
@@ -163,8 +164,8 @@ class SageMakerPlacementsTest {
   @Test
   void withoutSpecOutputTheBackendsOutputPathIsNeeded() {
     var spec = "framework: pytorch\nimage: x:1\nreplicas: {master: 1}\n";
-    var without = new SageMakerPlacements(config(""), CatalogShapes.EMBEDDED);
-    var with = new SageMakerPlacements(config("outputPath: s3://o/\n"), CatalogShapes.EMBEDDED);
+    var without = new SageMakerPlacements(config(""), PriceCatalog.embedded());
+    var with = new SageMakerPlacements(config("outputPath: s3://o/\n"), PriceCatalog.embedded());
 
     assertThat(reasons(without.propose(TestJobs.spec(spec))))
         .anySatisfy(r -> assertThat(r).contains("needs an S3 output"));
@@ -184,7 +185,7 @@ class SageMakerPlacementsTest {
               - ml.g5.xlarge
               - {type: ml.g5.2xlarge, vcpus: 8, memoryGiB: 32, gpuType: nvidia-a10g, gpus: 1}
             """);
-    var placements = new SageMakerPlacements(config, CatalogShapes.EMBEDDED);
+    var placements = new SageMakerPlacements(config, PriceCatalog.embedded());
 
     var fits =
         placements.propose(TestJobs.spec(BASE + "resources: {gpus: 1}\nreplicas: {master: 1}\n"));
@@ -204,7 +205,7 @@ class SageMakerPlacementsTest {
         (InstanceShapes)
             (provider, service, region, type) ->
                 service.equals("ec2")
-                    ? CatalogShapes.EMBEDDED.find(provider, service, region, type)
+                    ? PriceCatalog.embedded().find(provider, service, region, type)
                     : java.util.Optional.empty();
 
     var p =

@@ -3,6 +3,7 @@ package io.trainyard.backend.sagemaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
@@ -29,7 +30,7 @@ class SageMakerStubIT {
   static void open() throws Exception {
     stub = new SageMakerStub();
     var config = TestJobs.localConfig(stub.endpoint(), "");
-    var context = new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+    var context = new BackendContext(PriceCatalog.embedded(), Path.of("target"), Clock.systemUTC());
     backend = (SageMakerBackend) new SageMakerBackendFactory().create(config, context);
   }
 

@@ -1,6 +1,7 @@
 package io.trainyard.backend.vertex;
 
 import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.KubernetesOnly;
 import io.trainyard.spi.spec.RoleSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -18,27 +19,7 @@ final class VertexSpecChecks {
   }
 
   List<String> reasonsAgainst(JobSpec spec) {
-    var reasons = new ArrayList<String>();
-    if (!spec.volumes().isEmpty()) {
-      reasons.add(
-          "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do");
-    }
-    var podKeys = new LinkedHashSet<String>();
-    var gang = false;
-    for (var role : spec.roleSpecs()) {
-      podKeys.addAll(role.kubernetes().podTemplate().keySet());
-      gang |= role.kubernetes().scheduling() != null && !role.kubernetes().scheduling().isEmpty();
-    }
-    if (!podKeys.isEmpty()) {
-      reasons.add(
-          "spec.kubernetes.podTemplate sets "
-              + String.join(", ", podKeys)
-              + ", which only Kubernetes backends can honour");
-    }
-    if (gang) {
-      reasons.add(
-          "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");
-    }
+    var reasons = new ArrayList<String>(KubernetesOnly.reasons(spec));
     unmappedSecrets(spec, reasons);
     var withoutImage =
         spec.roleSpecs().stream().filter(r -> r.image() == null).map(RoleSpec::name).toList();

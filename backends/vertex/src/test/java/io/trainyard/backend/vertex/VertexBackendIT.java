@@ -9,6 +9,7 @@ import com.google.cloud.aiplatform.v1.CustomJob;
 import com.google.cloud.aiplatform.v1.JobState;
 import com.google.cloud.aiplatform.v1.ListCustomJobsRequest;
 import io.grpc.Status;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -33,7 +34,7 @@ class VertexBackendIT {
   static void open() throws Exception {
     vertex = new FakeJobService();
     var config = TestJobs.localConfig(vertex.endpoint(), "");
-    var context = new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+    var context = new BackendContext(PriceCatalog.embedded(), Path.of("target"), Clock.systemUTC());
     backend = (VertexBackend) new VertexBackendFactory().create(config, context);
   }
 

@@ -3,6 +3,8 @@ package io.trainyard.backend.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.cost.PriceCatalog;
+import io.trainyard.cost.PriceRow;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.spec.SecretRef;
@@ -30,8 +32,20 @@ class VertexConfigTest {
         VertexConfig.CATALOG_MACHINES.stream().map(VertexMachineType::machineType).toList();
     var gpus = VertexConfig.CATALOG_MACHINES.stream().map(VertexMachineType::gpuType).toList();
 
-    assertThat(machines).containsAll(CatalogShapes.types("gcp", "vertex", "us-central1"));
-    assertThat(gpus).containsAll(CatalogShapes.acceleratorGpuTypes("gcp", "vertex", "us-central1"));
+    var catalog = PriceCatalog.embedded();
+    assertThat(machines)
+        .containsAll(
+            catalog.instances("gcp", "vertex", "us-central1").stream()
+                .map(PriceRow::instanceType)
+                .toList());
+    assertThat(gpus)
+        .containsAll(
+            catalog.rows().stream()
+                .filter(r -> r.kind() == PriceRow.Kind.ACCELERATOR)
+                .filter(r -> r.provider().equals("gcp") && r.service().equals("vertex"))
+                .filter(r -> r.region().equals("us-central1"))
+                .map(PriceRow::gpuType)
+                .toList());
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.google.cloud.aiplatform.v1.ContainerSpec;
 import com.google.cloud.aiplatform.v1.EnvVar;
 import com.google.cloud.aiplatform.v1.Scheduling;
 import com.google.cloud.aiplatform.v1.WorkerPoolSpec;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendJob;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -32,7 +33,7 @@ class VertexJobMapperTest {
           """);
 
   private static com.google.cloud.aiplatform.v1.CustomJob map(String spec, boolean spot) {
-    var placements = new VertexPlacements(CONFIG, CatalogShapes.EMBEDDED);
+    var placements = new VertexPlacements(CONFIG, PriceCatalog.embedded());
     var parsed = TestJobs.spec(spec);
     var placement =
         placements.propose(parsed).placements().stream()

@@ -1,6 +1,7 @@
 package io.trainyard.backend.vertex;
 
 import com.google.cloud.aiplatform.v1.JobServiceClient;
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,11 +25,11 @@ public final class VertexLatency {
     try (var vertex = new FakeJobService()) {
       var config = TestJobs.localConfig(vertex.endpoint(), "");
       var context =
-          new BackendContext(CatalogShapes.EMBEDDED, Path.of("target"), Clock.systemUTC());
+          new BackendContext(PriceCatalog.embedded(), Path.of("target"), Clock.systemUTC());
       try (var backend = (VertexBackend) new VertexBackendFactory().create(config, context);
           JobServiceClient bare = VertexBackendFactory.client(config)) {
         var spec = TestJobs.spec(TestJobs.FULL_SPEC);
-        var placements = new VertexPlacements(config, CatalogShapes.EMBEDDED);
+        var placements = new VertexPlacements(config, PriceCatalog.embedded());
         var placement = placements.propose(spec).placements().get(0);
         var mapper = new VertexJobMapper(config, placements);
         for (var round : new String[] {"warm-up", "measured"}) {

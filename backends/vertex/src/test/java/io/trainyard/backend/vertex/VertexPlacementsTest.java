@@ -2,6 +2,7 @@ package io.trainyard.backend.vertex;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
@@ -25,7 +26,7 @@ class VertexPlacementsTest {
   private static Proposals propose(String extraConfig, String spec) {
     var config =
         TestJobs.config("type: vertex\nid: vx\nregion: us-central1\nproject: p\n" + extraConfig);
-    return new VertexPlacements(config, CatalogShapes.EMBEDDED)
+    return new VertexPlacements(config, PriceCatalog.embedded())
         .propose(TestJobs.spec("framework: pytorch\nimage: x:1\n" + spec));
   }
 
@@ -72,7 +73,7 @@ class VertexPlacementsTest {
             placement: {spot: never}
             """);
 
-    var p = new VertexPlacements(TestJobs.config(config), CatalogShapes.EMBEDDED).propose(spec);
+    var p = new VertexPlacements(TestJobs.config(config), PriceCatalog.embedded()).propose(spec);
 
     assertThat(p.placements()).singleElement();
     var placement = p.placements().get(0);

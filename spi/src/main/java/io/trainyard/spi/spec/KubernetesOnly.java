@@ -1,0 +1,40 @@
+package io.trainyard.spi.spec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * What in a spec only Kubernetes backends can do: PersistentVolumeClaim volumes, pod template
+ * fields, gang scheduling. Managed platforms reject a placement with these reasons, worded for the
+ * quote table.
+ */
+public final class KubernetesOnly {
+  private KubernetesOnly() {}
+
+  /** One reason per Kubernetes-only feature {@code spec} uses; empty when it uses none. */
+  public static List<String> reasons(JobSpec spec) {
+    var reasons = new ArrayList<String>();
+    if (!spec.volumes().isEmpty()) {
+      reasons.add(
+          "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do");
+    }
+    var podKeys = new LinkedHashSet<String>();
+    var gang = false;
+    for (var role : spec.roleSpecs()) {
+      podKeys.addAll(role.kubernetes().podTemplate().keySet());
+      gang |= role.kubernetes().scheduling() != null && !role.kubernetes().scheduling().isEmpty();
+    }
+    if (!podKeys.isEmpty()) {
+      reasons.add(
+          "spec.kubernetes.podTemplate sets "
+              + String.join(", ", podKeys)
+              + ", which only Kubernetes backends can honour");
+    }
+    if (gang) {
+      reasons.add(
+          "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");
+    }
+    return reasons;
+  }
+}
