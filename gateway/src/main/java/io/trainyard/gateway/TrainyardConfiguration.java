@@ -49,9 +49,15 @@ public class TrainyardConfiguration extends Configuration {
   @JsonIgnore private boolean zeroConfig;
 
   public TrainyardConfiguration() {
-    // Liquibase narrates every migration at INFO; operators need only its warnings.
+    // Liquibase narrates every migration at INFO; operators need only its warnings. fabric8's
+    // HTTP logger writes request headers at TRACE, bearer tokens included: never below INFO.
     if (getLoggingFactory() instanceof DefaultLoggingFactory logging) {
-      logging.setLoggers(Map.of("liquibase", TextNode.valueOf("WARN")));
+      logging.setLoggers(
+          Map.of(
+              "liquibase",
+              TextNode.valueOf("WARN"),
+              "io.fabric8.kubernetes.client.http.HttpLoggingInterceptor",
+              TextNode.valueOf("INFO")));
     }
   }
 
