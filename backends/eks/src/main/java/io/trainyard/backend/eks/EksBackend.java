@@ -90,6 +90,17 @@ final class EksBackend implements TrainingBackend {
     return connected().logs(ref, query);
   }
 
+  /** Pods' logs go with the pods, as on any cluster: the gateway archives them first. */
+  @Override
+  public boolean keepsLogs() {
+    return false;
+  }
+
+  @Override
+  public void cleanup(ExternalRef ref) {
+    connected().cleanup(ref);
+  }
+
   /** Registers now, or on connecting when the cluster has not been reached yet. */
   @Override
   public Subscription events(BackendEventListener listener) {

@@ -114,6 +114,22 @@ class EksBackendIT {
         .containsEntry("Action", "GetCallerIdentity")
         .containsEntry("X-Amz-SignedHeaders", "host;x-k8s-aws-id");
     assertThat(url.query().get("X-Amz-Credential")).startsWith("test/");
+
+    // As on any cluster, pods are held for the gateway's log archive, then handed back.
+    assertThat(backend.keepsLogs()).isFalse();
+    backend.cleanup(ref);
+    @SuppressWarnings("unchecked")
+    var restored =
+        (java.util.Map<String, Object>)
+            cluster
+                .client()
+                .genericKubernetesResources("kubeflow.org/v1", "PyTorchJob")
+                .inNamespace("nlp-jobs")
+                .withName(ref.name())
+                .get()
+                .getAdditionalProperties()
+                .get("spec");
+    assertThat(restored.get("runPolicy").toString()).doesNotContain("cleanPodPolicy=None");
   }
 
   @Test
