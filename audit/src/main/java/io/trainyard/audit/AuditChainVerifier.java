@@ -29,6 +29,7 @@ public final class AuditChainVerifier {
   private final long firstSeq;
   private final MessageDigest sha256 = AuditChain.newSha256();
   private final Map<Long, AuditDigest> trustedDigestsByEnd = new HashMap<>();
+  private long[] trustedEnds = new long[0]; // the keys of trustedDigestsByEnd, sorted
   private final List<Finding> findings = new ArrayList<>();
   private long findingsLeftOut;
   private long expected;
@@ -93,6 +94,8 @@ public final class AuditChainVerifier {
       }
       previous = digest;
     }
+    trustedEnds =
+        trustedDigestsByEnd.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
   }
 
   /** Whether no record has been fed yet. */
@@ -178,6 +181,9 @@ public final class AuditChainVerifier {
   }
 
   private void checkDigestEndingAt(long seq) {
+    if (Arrays.binarySearch(trustedEnds, seq) < 0) {
+      return; // the common case, without boxing seq for the map
+    }
     var digest = trustedDigestsByEnd.get(seq);
     if (digest != null && !Arrays.equals(running, Hex.decode(digest.lastHash()))) {
       add(

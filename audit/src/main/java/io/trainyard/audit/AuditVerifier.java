@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,8 +16,9 @@ import java.util.List;
  * the chain from the manifest's {@code previousHash} to its {@code lastHash}, and the chain against
  * each digest where it ends. See {@link AuditChainVerifier} for what each event check means.
  *
- * <p>Lines are hashed in parallel batches (the content hash is the costly part) and chained in
- * order. Thread-safe: no state.
+ * <p>Lines already in canonical form (as the exporter writes them) are checked and hashed as bytes;
+ * others are parsed and canonicalised, and reported in a note. Lines are hashed in parallel chunks
+ * (the content hash is the costly part) and chained in order. Thread-safe: no state.
  */
 public final class AuditVerifier {
   private AuditVerifier() {}
@@ -62,7 +62,7 @@ public final class AuditVerifier {
                     + " event; only its files were checked (export as jsonl to verify the chain)"));
         return new VerificationReport(0, 0, 0, keys.keyId(), findings, 0, notes);
       }
-      var report = checkEvents(files, manifest, digests, keys, findings);
+      var report = checkEvents(files, manifest, digests, keys, findings, notes);
       return report.with(findings, notes);
     } catch (MissingFile e) {
       findings.add(new Finding(0, e.getMessage()));
@@ -164,7 +164,8 @@ public final class AuditVerifier {
       ExportManifest manifest,
       List<AuditDigest> digests,
       DigestVerifier keys,
-      List<Finding> findings)
+      List<Finding> findings,
+      List<String> notes)
       throws IOException {
     var fileName = ExportFormat.JSONL.fileName();
     if (manifest.fromSeq() == 1 && !AuditChain.GENESIS_HASH.equals(manifest.previousHash())) {
@@ -173,11 +174,20 @@ public final class AuditVerifier {
     var verifier = new AuditChainVerifier(manifest.fromSeq(), manifest.previousHash());
     verifier.checkDigests(digests, keys);
     var sha256 = AuditChain.newSha256();
+    var reformatted = new NotCanonical();
     long records;
-    try (var in = new DigestInputStream(open(files, fileName), sha256);
+    try (var in = open(files, fileName);
         var hashing = new ParallelLineHashing()) {
-      records = hashing.run(new ByteLines(in), lines -> feed(lines, verifier, manifest, findings));
+      records =
+          hashing.run(
+              in,
+              sha256,
+              lines -> {
+                feed(lines, verifier, manifest, findings);
+                reformatted.count(lines);
+              });
     }
+    reformatted.note(notes);
     checkHash(manifest, fileName, Hex.encode(sha256.digest()), findings);
     if (records != manifest.records()) {
       findings.add(
@@ -240,6 +250,36 @@ public final class AuditVerifier {
 
   private static VerificationReport failed(List<Finding> findings, List<String> notes) {
     return new VerificationReport(0, 0, 0, null, findings, 0, notes);
+  }
+
+  /**
+   * Counts readable lines that were not in canonical form. They verify when their content hashes to
+   * their eventHash once canonicalised, but the exporter never writes them: someone rewrote the
+   * file, which an auditor should hear about although nothing in it changed.
+   */
+  private static final class NotCanonical {
+    private long count;
+    private long firstSeq;
+
+    void count(List<ChainLine> lines) {
+      for (var line : lines) {
+        if (!line.canonical() && line.unreadable() == null) {
+          firstSeq = count++ == 0 ? line.seq() : firstSeq;
+        }
+      }
+    }
+
+    void note(List<String> notes) {
+      if (count > 0) {
+        notes.add(
+            count
+                + " record(s) of the events file were not in RFC 8785 canonical form, as the"
+                + " exporter writes them (the first at seq "
+                + firstSeq
+                + "): they were canonicalised to be checked, so the file was re-written after"
+                + " export");
+      }
+    }
   }
 
   /** A file of the export is not there: the export is incomplete, or not an export. */
