@@ -118,10 +118,11 @@ final class CanonicalLineScanner {
     if (members == 3) {
       return ChainLine.stub(seqValue, eventHashBytes, hashBytes);
     }
-    // The event is the line without two of its members: feed the runs of members between them.
-    // (sha256 is reset: every use of it ends with digest().)
-    sha256.update((byte) '{');
-    boolean first = true;
+    // The event is the line without two of its members: the runs of members between them, copied
+    // together so that the digest sees one array (one call keeps this method small to compile).
+    int length = 0;
+    event = ensure(event, pos - memberStart[0] + 2); // at most the line
+    event[length++] = '{';
     int m = 0;
     while (m < members) {
       if (m == eventHash || m == hash) {
@@ -132,15 +133,27 @@ final class CanonicalLineScanner {
       while (m + 1 < members && m + 1 != eventHash && m + 1 != hash) {
         m++;
       }
-      if (!first) {
-        sha256.update((byte) ',');
+      if (length > 1) {
+        event[length++] = ',';
       }
-      first = false;
-      sha256.update(b, memberStart[runStart], memberEnd[m] - memberStart[runStart]);
+      int runLength = memberEnd[m] - memberStart[runStart];
+      System.arraycopy(b, memberStart[runStart], event, length, runLength);
+      length += runLength;
       m++;
     }
-    sha256.update((byte) '}');
-    return ChainLine.full(seqValue, eventHashBytes, hashBytes, sha256.digest());
+    event[length++] = '}';
+    return ChainLine.full(seqValue, eventHashBytes, hashBytes, digest(sha256, event, length));
+  }
+
+  private byte[] event = new byte[1024];
+
+  private static byte[] ensure(byte[] buffer, int size) {
+    return buffer.length >= size ? buffer : new byte[Math.max(size, buffer.length * 2)];
+  }
+
+  private static byte[] digest(MessageDigest sha256, byte[] bytes, int length) {
+    sha256.update(bytes, 0, length);
+    return sha256.digest();
   }
 
   private boolean nameIs(int member, byte[] name) {
