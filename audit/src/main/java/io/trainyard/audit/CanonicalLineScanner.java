@@ -1,8 +1,5 @@
 package io.trainyard.audit;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -29,9 +26,6 @@ import java.security.MessageDigest;
 final class CanonicalLineScanner {
   /** Deeper lines take the slow path, so that the recursion here stays shallow. */
   private static final int MAX_DEPTH = 64;
-
-  /** Integers with at most this many digits are below 2^53, where ECMAScript prints every digit. */
-  private static final int EXACT_INTEGER_DIGITS = 15;
 
   private static final byte[] EVENT_HASH = ascii("eventHash");
   private static final byte[] HASH = ascii("hash");
@@ -178,8 +172,8 @@ final class CanonicalLineScanner {
     }
     var out = new byte[32];
     for (int i = 0; i < 32; i++) {
-      int high = hexDigit(b[start + 1 + 2 * i]);
-      int low = hexDigit(b[start + 2 + 2 * i]);
+      int high = CanonicalTokens.hexDigit(b[start + 1 + 2 * i]);
+      int low = CanonicalTokens.hexDigit(b[start + 2 + 2 * i]);
       if ((high | low) < 0) {
         return null;
       }
@@ -204,23 +198,6 @@ final class CanonicalLineScanner {
       value = value * 10 + digit;
     }
     return value;
-  }
-
-  private static int hexDigit(byte c) {
-    return HEX_VALUE[c & 0xff];
-  }
-
-  /** The value of each lower-case hex digit, -1 for every other byte. */
-  private static final int[] HEX_VALUE = new int[256];
-
-  static {
-    java.util.Arrays.fill(HEX_VALUE, -1);
-    for (int c = '0'; c <= '9'; c++) {
-      HEX_VALUE[c] = c - '0';
-    }
-    for (int c = 'a'; c <= 'f'; c++) {
-      HEX_VALUE[c] = c - 'a' + 10;
-    }
   }
 
   private int at(int i) {
@@ -263,7 +240,8 @@ final class CanonicalLineScanner {
       int nameEnd = pos;
       boolean plain = kind == PLAIN;
       if (previousStart >= 0
-          && compareNames(previousStart, previousEnd, previousPlain, nameStart, nameEnd, plain)
+          && CanonicalTokens.compareNames(
+                  b, previousStart, previousEnd, previousPlain, nameStart, nameEnd, plain)
               >= 0) {
         return false; // out of order, or a duplicate
       }
@@ -345,7 +323,7 @@ final class CanonicalLineScanner {
     while (true) {
       // Eight bytes at a time up to the first that needs a look: most of a line is plain text.
       while (p + 8 <= stop) {
-        long special = specialBytes((long) LONGS.get(bytes, p));
+        long special = CanonicalTokens.specialBytes(bytes, p);
         if (special != 0) {
           p += Long.numberOfTrailingZeros(special) >>> 3;
           break;
@@ -365,164 +343,19 @@ final class CanonicalLineScanner {
         continue;
       }
       kind = OTHER;
-      pos = p;
+      int length;
       if (c == '\\') {
-        if (!escape()) {
-          return -1;
-        }
+        length = CanonicalTokens.escapeLength(bytes, p, stop);
       } else if (c >= 0) {
         return -1; // a raw control character
-      } else if (!utf8(c & 0xff)) {
+      } else {
+        length = CanonicalTokens.utf8Length(bytes, p, stop);
+      }
+      if (length < 0) {
         return -1;
       }
-      p = pos;
+      p += length;
     }
-  }
-
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGH_BITS = 0x8080808080808080L;
-
-  /**
-   * The high bit of each byte of {@code word} (little-endian: the first byte lowest) that is not
-   * printable ASCII other than {@code "} and {@code \\}, or 0 if all eight are. A subtraction's
-   * borrow can also mark bytes above a marked one, never below, so the lowest mark is exact.
-   */
-  private static long specialBytes(long word) {
-    long nonAscii = word;
-    long control = (word - 0x20 * ONES) & ~word;
-    long quote = word ^ ('"' * ONES);
-    long backslash = word ^ ('\\' * ONES);
-    long zeroInQuote = (quote - ONES) & ~quote;
-    long zeroInBackslash = (backslash - ONES) & ~backslash;
-    return (nonAscii | control | zeroInQuote | zeroInBackslash) & HIGH_BITS;
-  }
-
-  /** One escape as {@code JSON.stringify} writes it, at {@code pos}. */
-  private boolean escape() {
-    int e = at(pos + 1);
-    switch (e) {
-      case '"', '\\', 'b', 'f', 'n', 'r', 't' -> {
-        pos += 2;
-        return true;
-      }
-      case 'u' -> {
-        // Only control characters without a short escape are written as a six-character u-escape.
-        if (at(pos + 2) != '0' || at(pos + 3) != '0') {
-          return false;
-        }
-        int high = at(pos + 4);
-        int low = end > pos + 5 ? hexDigit(b[pos + 5]) : -1;
-        if ((high != '0' && high != '1') || low < 0) {
-          return false;
-        }
-        int c = (high - '0') << 4 | low;
-        if (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') {
-          return false;
-        }
-        pos += 6;
-        return true;
-      }
-      default -> {
-        return false; // \/ and anything else JSON.stringify never writes
-      }
-    }
-  }
-
-  /**
-   * One well-formed UTF-8 sequence of a non-ASCII character at {@code pos}, lead byte {@code lead}:
-   * no overlong forms, no surrogates (which I-JSON refuses), nothing above U+10FFFF.
-   */
-  private boolean utf8(int lead) {
-    int length;
-    int min2 = 0x80;
-    int max2 = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) {
-      length = 2;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      if (lead == 0xe0) {
-        min2 = 0xa0;
-      } else if (lead == 0xed) {
-        max2 = 0x9f;
-      }
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      if (lead == 0xf0) {
-        min2 = 0x90;
-      } else if (lead == 0xf4) {
-        max2 = 0x8f;
-      }
-    } else {
-      return false;
-    }
-    if (pos + length > end) {
-      return false;
-    }
-    int second = b[pos + 1] & 0xff;
-    if (second < min2 || second > max2) {
-      return false;
-    }
-    for (int i = 2; i < length; i++) {
-      if ((b[pos + i] & 0xc0) != 0x80) {
-        return false;
-      }
-    }
-    pos += length;
-    return true;
-  }
-
-  /**
-   * Compares two names by their UTF-16 code units, as RFC 8785 sorts. Plain names compare as bytes;
-   * others are decoded first (rare: a name with an escape or a non-ASCII character).
-   */
-  private int compareNames(
-      int aStart, int aEnd, boolean aPlain, int bStart, int bEnd, boolean bPlain) {
-    if (aPlain && bPlain) {
-      // Names are short and differ early: a plain loop beats Arrays.compare's set-up here.
-      int aLength = aEnd - aStart;
-      int bLength = bEnd - bStart;
-      int common = Math.min(aLength, bLength) - 1; // compare what is between the quotes
-      for (int i = 1; i < common; i++) {
-        int diff = b[aStart + i] - b[bStart + i];
-        if (diff != 0) {
-          return diff;
-        }
-      }
-      return aLength - bLength;
-    }
-    return decode(aStart, aEnd).compareTo(decode(bStart, bEnd));
-  }
-
-  /** The text of a canonical string (quotes included in the range). */
-  private String decode(int start, int stop) {
-    var raw = new String(b, start + 1, stop - start - 2, StandardCharsets.UTF_8);
-    if (raw.indexOf('\\') < 0) {
-      return raw;
-    }
-    var out = new StringBuilder(raw.length());
-    for (int i = 0; i < raw.length(); i++) {
-      char c = raw.charAt(i);
-      if (c != '\\') {
-        out.append(c);
-        continue;
-      }
-      char e = raw.charAt(++i);
-      switch (e) {
-        case 'b' -> out.append('\b');
-        case 'f' -> out.append('\f');
-        case 'n' -> out.append('\n');
-        case 'r' -> out.append('\r');
-        case 't' -> out.append('\t');
-        case 'u' -> {
-          out.append((char) Integer.parseInt(raw.substring(i + 1, i + 5), 16));
-          i += 4;
-        }
-        default -> out.append(e); // " or \
-      }
-    }
-    return out.toString();
   }
 
   private boolean literal(byte[] word) {
@@ -538,61 +371,13 @@ final class CanonicalLineScanner {
     return true;
   }
 
-  /** A JSON number at {@code pos} spelt exactly as ECMAScript prints its double. */
   private boolean number() {
-    int start = pos;
-    if (at(pos) == '-') {
-      pos++;
-    }
-    int intStart = pos;
-    int c = at(pos);
-    if (c == '0') {
-      pos++;
-    } else if (c >= '1' && c <= '9') {
-      while (isDigit(at(pos))) {
-        pos++;
-      }
-    } else {
+    int next = CanonicalTokens.numberEnd(b, pos, end);
+    if (next < 0) {
       return false;
     }
-    int intDigits = pos - intStart;
-    boolean fraction = false;
-    if (at(pos) == '.') {
-      pos++;
-      if (!isDigit(at(pos))) {
-        return false;
-      }
-      while (isDigit(at(pos))) {
-        pos++;
-      }
-      fraction = true;
-    }
-    boolean exponent = false;
-    c = at(pos);
-    if (c == 'e' || c == 'E') {
-      pos++;
-      c = at(pos);
-      if (c == '+' || c == '-') {
-        pos++;
-      }
-      if (!isDigit(at(pos))) {
-        return false;
-      }
-      while (isDigit(at(pos))) {
-        pos++;
-      }
-      exponent = true;
-    }
-    if (!fraction && !exponent && intDigits <= EXACT_INTEGER_DIGITS) {
-      // An integer below 2^53 prints as its digits; only -0 prints otherwise (as 0).
-      return !(intDigits == 1 && b[intStart] == '0' && start != intStart);
-    }
-    return EcmaScriptNumber.isCanonical(
-        new String(b, start, pos - start, StandardCharsets.US_ASCII));
-  }
-
-  private static boolean isDigit(int c) {
-    return c >= '0' && c <= '9';
+    pos = next;
+    return true;
   }
 
   private static byte[] ascii(String s) {
