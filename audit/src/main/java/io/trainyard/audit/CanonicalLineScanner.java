@@ -27,6 +27,9 @@ final class CanonicalLineScanner {
   /** Deeper lines take the slow path, so that the recursion here stays shallow. */
   private static final int MAX_DEPTH = 64;
 
+  /** Integers with at most this many digits are below 2^53, where ECMAScript prints every digit. */
+  private static final int EXACT_INTEGER_DIGITS = 15;
+
   private static final byte[] EVENT_HASH = ascii("eventHash");
   private static final byte[] HASH = ascii("hash");
   private static final byte[] SEQ = ascii("seq");
@@ -371,13 +374,61 @@ final class CanonicalLineScanner {
     return true;
   }
 
+  /** A JSON number at {@code pos} spelt exactly as ECMAScript prints its double. */
   private boolean number() {
-    int next = CanonicalTokens.numberEnd(b, pos, end);
-    if (next < 0) {
+    int start = pos;
+    if (at(pos) == '-') {
+      pos++;
+    }
+    int intStart = pos;
+    int c = at(pos);
+    if (c == '0') {
+      pos++;
+    } else if (c >= '1' && c <= '9') {
+      while (isDigit(at(pos))) {
+        pos++;
+      }
+    } else {
       return false;
     }
-    pos = next;
-    return true;
+    int intDigits = pos - intStart;
+    boolean fraction = false;
+    if (at(pos) == '.') {
+      pos++;
+      if (!isDigit(at(pos))) {
+        return false;
+      }
+      while (isDigit(at(pos))) {
+        pos++;
+      }
+      fraction = true;
+    }
+    boolean exponent = false;
+    c = at(pos);
+    if (c == 'e' || c == 'E') {
+      pos++;
+      c = at(pos);
+      if (c == '+' || c == '-') {
+        pos++;
+      }
+      if (!isDigit(at(pos))) {
+        return false;
+      }
+      while (isDigit(at(pos))) {
+        pos++;
+      }
+      exponent = true;
+    }
+    if (!fraction && !exponent && intDigits <= EXACT_INTEGER_DIGITS) {
+      // An integer below 2^53 prints as its digits; only -0 prints otherwise (as 0).
+      return !(intDigits == 1 && b[intStart] == '0' && start != intStart);
+    }
+    return EcmaScriptNumber.isCanonical(
+        new String(b, start, pos - start, StandardCharsets.US_ASCII));
+  }
+
+  private static boolean isDigit(int c) {
+    return c >= '0' && c <= '9';
   }
 
   private static byte[] ascii(String s) {

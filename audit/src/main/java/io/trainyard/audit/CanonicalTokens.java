@@ -7,15 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The token-level checks of {@link CanonicalLineScanner}: whether an escape, a UTF-8 sequence or a
- * number is spelt exactly as RFC 8785 (and so ECMAScript's {@code JSON.stringify}) writes it, and
- * how canonical member names compare. Stateless: positions in, positions or lengths out, -1 for
- * "not canonical". Thread-safe.
+ * The token-level checks of {@link CanonicalLineScanner}: whether an escape or a UTF-8 sequence is
+ * spelt exactly as RFC 8785 (and so ECMAScript's {@code JSON.stringify}) writes it, and how
+ * canonical member names compare. (Numbers stay in the scanner: inlined into its callers, their
+ * check made the JIT spend a second more compiling them, which a fresh verification pays.)
+ * Stateless: positions in, positions or lengths out, -1 for "not canonical". Thread-safe.
  */
 final class CanonicalTokens {
-  /** Integers with at most this many digits are below 2^53, where ECMAScript prints every digit. */
-  private static final int EXACT_INTEGER_DIGITS = 15;
-
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
@@ -180,60 +178,5 @@ final class CanonicalTokens {
       }
     }
     return out.toString();
-  }
-
-  /**
-   * Where the JSON number at {@code b[p]} ends if it is spelt exactly as ECMAScript prints its
-   * double, else -1.
-   */
-  static int numberEnd(byte[] b, int p, int end) {
-    int start = p;
-    if (p < end && b[p] == '-') {
-      p++;
-    }
-    int intStart = p;
-    if (p < end && b[p] == '0') {
-      p++;
-    } else if (p < end && b[p] >= '1' && b[p] <= '9') {
-      p = digits(b, p, end);
-    } else {
-      return -1;
-    }
-    int intDigits = p - intStart;
-    boolean fraction = false;
-    if (p < end && b[p] == '.') {
-      int after = digits(b, p + 1, end);
-      if (after == p + 1) {
-        return -1;
-      }
-      p = after;
-      fraction = true;
-    }
-    boolean exponent = false;
-    if (p < end && (b[p] == 'e' || b[p] == 'E')) {
-      p++;
-      if (p < end && (b[p] == '+' || b[p] == '-')) {
-        p++;
-      }
-      int after = digits(b, p, end);
-      if (after == p) {
-        return -1;
-      }
-      p = after;
-      exponent = true;
-    }
-    if (!fraction && !exponent && intDigits <= EXACT_INTEGER_DIGITS) {
-      // An integer below 2^53 prints as its digits; only -0 prints otherwise (as 0).
-      return intDigits == 1 && b[intStart] == '0' && start != intStart ? -1 : p;
-    }
-    var literal = new String(b, start, p - start, StandardCharsets.US_ASCII);
-    return EcmaScriptNumber.isCanonical(literal) ? p : -1;
-  }
-
-  private static int digits(byte[] b, int p, int end) {
-    while (p < end && b[p] >= '0' && b[p] <= '9') {
-      p++;
-    }
-    return p;
   }
 }
