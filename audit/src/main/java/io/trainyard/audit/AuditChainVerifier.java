@@ -74,7 +74,8 @@ public final class AuditChainVerifier {
 
   /**
    * Checks each digest's key and signature and that each follows the one before it; the good ones
-   * are then compared with the chain where they end. Digests must be given in order.
+   * are then compared with the chain where they end. Digests must be given in order, and before the
+   * first record.
    */
   public void checkDigests(List<AuditDigest> digests, DigestVerifier keys) {
     checkDigests(digests, DigestKeyRing.of(keys));
