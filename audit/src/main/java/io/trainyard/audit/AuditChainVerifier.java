@@ -6,6 +6,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Checks a run of chain records, in the order given, against the chain's rules and against signed
@@ -29,6 +32,11 @@ public final class AuditChainVerifier {
   private final long firstSeq;
   private final MessageDigest sha256 = AuditChain.newSha256();
   private final Map<Long, AuditDigest> trustedDigestsByEnd = new HashMap<>();
+  private final Set<String> digestKeyIds = new TreeSet<>();
+  private long[] watchedEnds = new long[0]; // where digests end, sorted
+  private final Map<Long, byte[]> hashAtWatchedEnd = new HashMap<>();
+  private final byte[] anchor;
+  private String keyId; // the one key digests were checked against, if there was one
   private final List<Finding> findings = new ArrayList<>();
   private long findingsLeftOut;
   private long expected;
@@ -36,7 +44,6 @@ public final class AuditChainVerifier {
   private long events;
   private long stubs;
   private int digestsChecked;
-  private String keyId;
 
   /**
    * @param firstSeq the seq of the first record that will be fed
@@ -53,6 +60,7 @@ public final class AuditChainVerifier {
     this.firstSeq = firstSeq;
     this.expected = firstSeq;
     this.running = Hex.decode(previousHash);
+    this.anchor = running;
   }
 
   /** Verifies a whole chain from seq 1 with its digests. */
@@ -66,14 +74,43 @@ public final class AuditChainVerifier {
 
   /**
    * Checks each digest's key and signature and that each follows the one before it; the good ones
-   * are then compared with the chain where they end. Digests must be given in order.
+   * are then compared with the chain where they end. Digests must be given in order, and before the
+   * first record.
    */
   public void checkDigests(List<AuditDigest> digests, DigestVerifier keys) {
-    keyId = keys.keyId();
+    checkDigests(digests, DigestKeyRing.of(keys));
+  }
+
+  /**
+   * As {@link #checkDigests(List, DigestVerifier)}, each digest with the key of the ring its key id
+   * names: for a range that spans a rotation of the signing key.
+   */
+  public void checkDigests(List<AuditDigest> digests, DigestKeyRing keys) {
+    var ids = keys.keyIds();
+    keyId = ids.size() == 1 ? ids.get(0) : null;
+    watch(digests);
+    trust(digests, keys.problems(digests));
+  }
+
+  /**
+   * Notes where {@code digests} end, so that the chain's hash there is kept for {@link #trust},
+   * which may then come after the records (signatures are slow to check, so a caller can check them
+   * while the records are being hashed). Call before the first record.
+   */
+  void watch(List<AuditDigest> digests) {
+    watchedEnds = digests.stream().mapToLong(AuditDigest::toSeq).sorted().distinct().toArray();
+  }
+
+  /**
+   * Takes the digests whose signature is good ({@code signatureProblems} empty at their index) and
+   * that follow the one before them as trusted, and reports the others.
+   */
+  void trust(List<AuditDigest> digests, List<Optional<String>> signatureProblems) {
     AuditDigest previous = null;
-    for (var digest : digests) {
+    for (int i = 0; i < digests.size(); i++) {
+      var digest = digests.get(i);
       long seq = Math.max(digest.fromSeq(), firstSeq);
-      var problem = keys.problem(digest);
+      var problem = signatureProblems.get(i);
       if (problem.isEmpty() && previous != null) {
         problem = DigestVerifier.linkProblem(previous, digest);
       }
@@ -81,9 +118,10 @@ public final class AuditChainVerifier {
         add(seq, "digest of seq " + range(digest) + " " + problem.get());
       } else {
         trustedDigestsByEnd.put(digest.toSeq(), digest);
+        digestKeyIds.add(digest.keyId());
         digestsChecked++;
         if (digest.toSeq() == firstSeq - 1
-            && !Arrays.equals(running, Hex.decode(digest.lastHash()))) {
+            && !Arrays.equals(anchor, Hex.decode(digest.lastHash()))) {
           add(
               firstSeq,
               "the hash the export starts from is not the one the digest of seq "
@@ -135,7 +173,9 @@ public final class AuditChainVerifier {
       add(seq, line.stub() ? "the stub's hashes do not chain: the stub lies" : brokenLink(seq));
     }
     running = line.hash();
-    checkDigestEndingAt(seq);
+    if (Arrays.binarySearch(watchedEnds, seq) >= 0) {
+      hashAtWatchedEnd.put(seq, running);
+    }
   }
 
   /**
@@ -164,29 +204,37 @@ public final class AuditChainVerifier {
       add(Math.max(seen, firstSeq), "the chain does not end in the expected last hash");
     }
     for (var digest : trustedDigestsByEnd.values()) {
-      if (digest.toSeq() >= firstSeq && digest.toSeq() > seen) {
+      if (digest.toSeq() < firstSeq) {
+        continue; // vouches for the anchor, checked in trust()
+      }
+      if (digest.toSeq() > seen) {
         add(
             Math.max(seen + 1, firstSeq),
             "the digest of seq "
                 + range(digest)
                 + " could not be checked: the events end at seq "
                 + seen);
+        continue;
+      }
+      var hash = hashAtWatchedEnd.get(digest.toSeq());
+      if (hash != null && !Arrays.equals(hash, Hex.decode(digest.lastHash()))) {
+        add(
+            Math.max(digest.fromSeq(), firstSeq),
+            "the events of seq "
+                + range(digest)
+                + " do not end in the hash their signed digest names: an event in that range was"
+                + " altered or removed and the chain recomputed after the digest was signed");
       }
     }
     return new VerificationReport(
-        events, stubs, digestsChecked, keyId, findings, findingsLeftOut, List.of());
-  }
-
-  private void checkDigestEndingAt(long seq) {
-    var digest = trustedDigestsByEnd.get(seq);
-    if (digest != null && !Arrays.equals(running, Hex.decode(digest.lastHash()))) {
-      add(
-          Math.max(digest.fromSeq(), firstSeq),
-          "the events of seq "
-              + range(digest)
-              + " do not end in the hash their signed digest names: an event in that range was"
-              + " altered or removed and the chain recomputed after the digest was signed");
-    }
+        events,
+        stubs,
+        digestsChecked,
+        keyId != null || digestKeyIds.size() != 1 ? keyId : digestKeyIds.iterator().next(),
+        List.copyOf(digestKeyIds),
+        findings,
+        findingsLeftOut,
+        List.of());
   }
 
   private String sequenceProblem(long found) {

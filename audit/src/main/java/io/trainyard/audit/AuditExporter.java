@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.DigestOutputStream;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -25,7 +26,9 @@ import java.util.TreeMap;
  *   NAME/events.jsonl   one RFC 8785 event per line; {"eventHash","hash","seq"} stubs for the rest
  *     or events.csv     the matching events only, for people
  *   NAME/digests.jsonl  the signed digests ending in the range (or just before it)
- *   NAME/public-key.pem the Ed25519 public key of the digests and the manifest
+ *   NAME/public-key.pem the Ed25519 public key of the manifest (and of the digests it signed)
+ *   NAME/digest-keys.pem the public keys of all the digests, only if the signing key was rotated
+ *                       within the range so that some digest names another key
  *   NAME/manifest.json  range, counts, first/last hash, file hashes, digests; signed; written last
  * </pre>
  *
@@ -36,11 +39,18 @@ public final class AuditExporter {
   public static final String DIGESTS_FILE = "digests.jsonl";
   public static final String PUBLIC_KEY_FILE = "public-key.pem";
 
+  /**
+   * The public keys of the digests, when some digest was signed with another key than the one
+   * signing the export (the signing key was rotated within the range); absent otherwise.
+   */
+  public static final String DIGEST_KEYS_FILE = "digest-keys.pem";
+
   private static final ObjectMapper PRETTY =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final BlobSink sink;
   private final DigestSigner signer;
+  private final DigestKeyRing digestKeys;
   private final Clock clock;
   private final Path tempDir;
 
@@ -49,8 +59,22 @@ public final class AuditExporter {
   }
 
   public AuditExporter(BlobSink sink, DigestSigner signer, Clock clock, Path tempDir) {
+    this(sink, signer, null, clock, tempDir);
+  }
+
+  /**
+   * An exporter after a rotation of the signing key: digests signed with the {@code previousKeys}
+   * are checked with them and exported together with them.
+   *
+   * @param previousKeys the public keys that signed digests before {@code signer}'s; null or empty
+   *     if there was no rotation
+   */
+  public AuditExporter(
+      BlobSink sink, DigestSigner signer, DigestKeyRing previousKeys, Clock clock, Path tempDir) {
     this.sink = Objects.requireNonNull(sink, "sink");
     this.signer = Objects.requireNonNull(signer, "signer");
+    var own = DigestKeyRing.of(signer.verifier());
+    this.digestKeys = previousKeys == null ? own : previousKeys.and(own);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.tempDir = Objects.requireNonNull(tempDir, "tempDir");
   }
@@ -63,7 +87,7 @@ public final class AuditExporter {
     var previousHash = source.hashAt(request.fromSeq() - 1);
     var digests = source.digestsEndingBetween(request.fromSeq() - 1, request.toSeq());
     var verifier = new AuditChainVerifier(request.fromSeq(), previousHash);
-    verifier.checkDigests(digests, signer.verifier());
+    verifier.checkDigests(digests, digestKeys);
     Path file = null;
     try {
       Files.createDirectories(tempDir);
@@ -144,7 +168,7 @@ public final class AuditExporter {
   private ExportResult upload(
       ExportRequest request,
       String previousHash,
-      java.util.List<AuditDigest> digests,
+      List<AuditDigest> digests,
       Written written,
       Path file,
       VerificationReport report) {
@@ -153,10 +177,14 @@ public final class AuditExporter {
     digests.forEach(d -> digestLines.append(CanonicalJson.text(d.toTree())).append('\n'));
     byte[] digestBytes = digestLines.toString().getBytes(StandardCharsets.UTF_8);
     byte[] keyBytes = signer.publicKeyPem().getBytes(StandardCharsets.US_ASCII);
+    byte[] digestKeyBytes = digestKeysPem(digests);
     Map<String, String> files = new TreeMap<>();
     files.put(request.format().fileName(), written.sha256());
     files.put(DIGESTS_FILE, sha256Hex(digestBytes));
     files.put(PUBLIC_KEY_FILE, sha256Hex(keyBytes));
+    if (digestKeyBytes != null) {
+      files.put(DIGEST_KEYS_FILE, sha256Hex(digestKeyBytes));
+    }
 
     var names = new ArrayList<String>();
     sink.put(prefix + request.format().fileName(), file);
@@ -165,6 +193,10 @@ public final class AuditExporter {
     names.add(prefix + DIGESTS_FILE);
     sink.put(prefix + PUBLIC_KEY_FILE, keyBytes);
     names.add(prefix + PUBLIC_KEY_FILE);
+    if (digestKeyBytes != null) {
+      sink.put(prefix + DIGEST_KEYS_FILE, digestKeyBytes);
+      names.add(prefix + DIGEST_KEYS_FILE);
+    }
 
     var unsigned =
         new ExportManifest(
@@ -192,6 +224,20 @@ public final class AuditExporter {
     }
     names.add(prefix + ExportManifest.FILE_NAME);
     return new ExportResult(manifest, report, names);
+  }
+
+  /**
+   * The PEM of every key the digests name, if one of them is not the signer's; null when the signer
+   * signed them all (an export without a rotation looks as it always did). A key this exporter does
+   * not know is left out: the check at export reports its digests, and so will the auditor's.
+   */
+  private byte[] digestKeysPem(List<AuditDigest> digests) {
+    var ids = new java.util.TreeSet<String>();
+    digests.forEach(d -> ids.add(d.keyId()));
+    if (ids.isEmpty() || ids.equals(java.util.Set.of(signer.keyId()))) {
+      return null;
+    }
+    return digestKeys.onlyTrusted(ids).publicKeysPem().getBytes(StandardCharsets.US_ASCII);
   }
 
   static String sha256Hex(byte[] bytes) {

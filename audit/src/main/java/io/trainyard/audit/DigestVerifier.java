@@ -7,7 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Checks digests (and manifests) against one trusted Ed25519 public key. Thread-safe.
+ * Checks digests (and manifests) against one trusted Ed25519 public key; {@link DigestKeyRing}
+ * holds several, for a range that spans a key rotation. Thread-safe.
  *
  * <p>Trust comes from where the key came from: the gateway's own key, or for an export the key id
  * an auditor obtained separately. A digest naming another key id is refused before its signature is
@@ -29,6 +30,15 @@ public final class DigestVerifier {
 
   public String keyId() {
     return keyId;
+  }
+
+  public PublicKey publicKey() {
+    return publicKey;
+  }
+
+  /** The key as an X.509 {@code PUBLIC KEY} PEM. */
+  public String publicKeyPem() {
+    return Ed25519Keys.publicPem(publicKey);
   }
 
   public boolean verify(AuditDigest digest) {

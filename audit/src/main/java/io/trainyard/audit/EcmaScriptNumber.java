@@ -35,6 +35,23 @@ public final class EcmaScriptNumber {
   }
 
   /**
+   * Whether {@code literal} is exactly how {@link #format} prints the double it reads as: the one
+   * canonical RFC 8785 spelling of that number. Any other text, including what is not a JSON number
+   * at all ({@code +1}, {@code 0x10}, {@code Infinity}), is not.
+   */
+  public static boolean isCanonical(String literal) {
+    double value;
+    try {
+      value = Double.parseDouble(literal);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+    // format never prints what parseDouble reads leniently (signs, suffixes, hex, whitespace), so
+    // comparing with it refuses those too.
+    return !Double.isNaN(value) && !Double.isInfinite(value) && format(value).equals(literal);
+  }
+
+  /**
    * Significant digits without leading or trailing zeros, and n such that the value is {@code
    * 0.digits × 10^n}.
    */

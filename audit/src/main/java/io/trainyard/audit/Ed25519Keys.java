@@ -71,6 +71,25 @@ final class Ed25519Keys {
     }
   }
 
+  /** Every {@code PUBLIC KEY} block of {@code pem}, in order; none is an empty list. */
+  static java.util.List<PublicKey> publicKeysFromPem(String pem) {
+    var keys = new java.util.ArrayList<PublicKey>();
+    var matcher = PEM_BLOCK.matcher(pem);
+    while (matcher.find()) {
+      if (matcher.group(1).equals("PUBLIC KEY")) {
+        try {
+          keys.add(
+              KeyFactory.getInstance("Ed25519")
+                  .generatePublic(
+                      new X509EncodedKeySpec(Base64.getMimeDecoder().decode(matcher.group(2)))));
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+          throw new IllegalArgumentException("a PUBLIC KEY block is not an Ed25519 key", e);
+        }
+      }
+    }
+    return keys;
+  }
+
   static String privatePem(PrivateKey key) {
     return pem("PRIVATE KEY", key.getEncoded());
   }

@@ -1,7 +1,10 @@
 package io.trainyard.audit;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -10,13 +13,17 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * Reads lines and hashes them on all cores while the next batch is being read, then hands the
- * parsed batches over in their original order. Hashing a line (parse, canonical form, SHA-256) is
- * nearly all of a verification's cost and lines are independent; chaining them is not, so that
- * stays on the calling thread. Threads are daemons and end with {@link #close()}.
+ * Reads a JSON Lines file in large chunks and checks its lines on all cores, handing the parsed
+ * lines over in their original order. Checking a line (canonical form, SHA-256 of the event) is
+ * most of a verification's cost and lines are independent; the file's own SHA-256 and chaining the
+ * lines are sequential, so they stay on the calling thread, which does them while the workers check
+ * the next chunk. Lines are checked where they lie in the chunk, without being copied out.
+ *
+ * <p>Lines end at {@code \n}; a last line without one counts too, an empty line is a record (that
+ * cannot be read). Threads are daemons and end with {@link #close()}. Not thread-safe.
  */
 final class ParallelLineHashing implements AutoCloseable {
-  private static final int BATCH = 4096;
+  static final int CHUNK = 8 << 20;
 
   private final int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
   private final ExecutorService pool =
@@ -28,47 +35,113 @@ final class ParallelLineHashing implements AutoCloseable {
             return thread;
           });
   private final ExportLineParser parser = new ExportLineParser();
+  private final int chunkSize;
+
+  ParallelLineHashing() {
+    this(CHUNK);
+  }
+
+  /** With a chunk size of its own, so that tests can put lines across chunk boundaries. */
+  ParallelLineHashing(int chunkSize) {
+    this.chunkSize = chunkSize;
+  }
 
   /**
-   * Reads every line, hands each batch of parsed lines to {@code sink} in order; returns the count.
+   * Reads every line of {@code in}, feeding every byte read to {@code fileHash}, and hands each
+   * slice of parsed lines to {@code sink} in order; returns the number of lines.
    */
-  long run(ByteLines reader, Consumer<List<ChainLine>> sink) throws IOException {
+  long run(InputStream in, MessageDigest fileHash, Consumer<List<ChainLine>> sink)
+      throws IOException {
+    // Two buffers are enough: a chunk's buffer is reused only after its lines were drained.
+    byte[][] buffers = {new byte[chunkSize], new byte[chunkSize]};
+    int current = 0;
+    int carried = 0; // bytes of an unfinished line at the start of the current buffer
     long count = 0;
     List<Future<List<ChainLine>>> inFlight = List.of();
-    while (true) {
-      var batch = readBatch(reader);
-      count += batch.size();
-      var next = submit(batch);
-      drain(inFlight, sink);
+    boolean ended = false;
+    while (!ended) {
+      byte[] buffer = buffers[current];
+      int read = in.readNBytes(buffer, carried, buffer.length - carried);
+      fileHash.update(buffer, carried, read);
+      int filled = carried + read;
+      ended = filled < buffer.length;
+      int complete = ended ? filled : lastLineEnd(buffer, filled);
+      if (complete < 0) {
+        // One line longer than the buffer: grow it and read on.
+        buffers[current] = Arrays.copyOf(buffer, buffer.length * 2);
+        carried = filled;
+        continue;
+      }
+      var next = submit(buffer, slices(buffer, complete));
+      count += drain(inFlight, sink);
       inFlight = next;
-      if (batch.isEmpty()) {
-        return count;
+      int other = 1 - current;
+      if (!ended) {
+        carried = filled - complete;
+        if (buffers[other].length < Math.max(chunkSize, carried * 2)) {
+          buffers[other] = new byte[Math.max(chunkSize, carried * 2)];
+        }
+        System.arraycopy(buffer, complete, buffers[other], 0, carried);
+      }
+      current = other;
+    }
+    return count + drain(inFlight, sink);
+  }
+
+  /** The offset after the last line feed in {@code buffer[0, filled)}, or -1 if there is none. */
+  private static int lastLineEnd(byte[] buffer, int filled) {
+    for (int i = filled - 1; i >= 0; i--) {
+      if (buffer[i] == '\n') {
+        return i + 1;
       }
     }
+    return -1;
   }
 
-  private List<byte[]> readBatch(ByteLines reader) throws IOException {
-    var batch = new ArrayList<byte[]>(BATCH);
-    for (byte[] line; batch.size() < BATCH && (line = reader.next()) != null; ) {
-      batch.add(line);
+  /** Where the slices of whole lines start and end: one per thread, cut after line feeds. */
+  private int[] slices(byte[] buffer, int complete) {
+    var bounds = new int[threads + 1];
+    int count = 1;
+    int target = Math.max(1, complete / threads);
+    for (int t = 1; t < threads; t++) {
+      int cut = Math.max(bounds[count - 1], t * target);
+      while (cut < complete && buffer[cut - 1] != '\n') {
+        cut++;
+      }
+      if (cut > bounds[count - 1] && cut < complete) {
+        bounds[count++] = cut;
+      }
     }
-    return batch;
+    bounds[count++] = complete;
+    return Arrays.copyOf(bounds, count);
   }
 
-  private List<Future<List<ChainLine>>> submit(List<byte[]> batch) {
+  private List<Future<List<ChainLine>>> submit(byte[] buffer, int[] bounds) {
     var futures = new ArrayList<Future<List<ChainLine>>>(threads);
-    int size = (batch.size() + threads - 1) / threads;
-    for (int from = 0; from < batch.size(); from += size) {
-      var slice = batch.subList(from, Math.min(batch.size(), from + size));
-      futures.add(pool.submit(() -> slice.stream().map(parser::parse).toList()));
+    for (int s = 0; s + 1 < bounds.length; s++) {
+      int from = bounds[s];
+      int to = bounds[s + 1];
+      if (from < to) {
+        futures.add(pool.submit(() -> parse(buffer, from, to)));
+      }
     }
     return futures;
   }
 
-  private static void drain(List<Future<List<ChainLine>>> futures, Consumer<List<ChainLine>> sink) {
+  private List<ChainLine> parse(byte[] buffer, int from, int to) {
+    var lines = new ArrayList<ChainLine>((to - from) / 256 + 1);
+    parser.parseLines(buffer, from, to, lines);
+    return lines;
+  }
+
+  /** Hands the slices' lines to {@code sink} in order; returns how many there were. */
+  private static long drain(List<Future<List<ChainLine>>> futures, Consumer<List<ChainLine>> sink) {
+    long count = 0;
     for (var future : futures) {
       try {
-        sink.accept(future.get());
+        var lines = future.get();
+        count += lines.size();
+        sink.accept(lines);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while verifying", e);
@@ -76,6 +149,7 @@ final class ParallelLineHashing implements AutoCloseable {
         throw new IllegalStateException("hashing a line failed", e.getCause());
       }
     }
+    return count;
   }
 
   @Override

@@ -19,6 +19,12 @@
  *       on the export, or call {@link io.trainyard.audit.AuditVerifier}.
  * </ol>
  *
+ * <p>Rotating the signing key: digests name the key that signed them ({@code keyId}), and the
+ * digest after a rotation links to the last one signed before it as always. Give the exporter the
+ * previous public keys ({@link io.trainyard.audit.DigestKeyRing}); an export whose digests need one
+ * of them carries them in {@code digest-keys.pem}, and auditors name every key they trust ({@code
+ * --key-id} repeated, or a {@code --public-key} file holding several keys).
+ *
  * <p>Formats, once written, are evidence and must not change: the canonical event form (see {@link
  * io.trainyard.audit.AuditEvent}), the chain rule (see {@link io.trainyard.audit.AuditChain}), the
  * digest and manifest documents with their {@code type} names, and the file names of an export.

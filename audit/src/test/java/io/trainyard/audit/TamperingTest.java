@@ -76,6 +76,24 @@ class TamperingTest {
   }
 
   @Test
+  void aLineRewrittenInAnotherSpellingOfTheSameEventVerifiesWithANote() {
+    var dir = copyOf(full);
+    var events = lines(dir.resolve("events.jsonl"));
+    int i = indexOf(events, 42);
+    // Jackson's own member order and spelling: not canonical, but the same event.
+    events.set(i, ExportFixture.MAPPER.valueToTree(tree(events.get(i))).toPrettyString());
+    events.set(i, events.get(i).replace("\n", ""));
+    write(dir.resolve("events.jsonl"), events);
+
+    var report = AuditVerifier.verify(dir, signer.keyId());
+    assertThat(report.findings())
+        .singleElement()
+        .satisfies(f -> assertThat(f.problem()).contains("events.jsonl is not the file"));
+    assertThat(report.notes())
+        .anySatisfy(n -> assertThat(n).contains("1 record(s)", "first at seq 42", "canonical"));
+  }
+
+  @Test
   void aDeletedEventIsFoundAtItsSeq() {
     var dir = copyOf(full);
     var events = lines(dir.resolve("events.jsonl"));

@@ -66,9 +66,14 @@ final class TestChain implements AuditSource {
   }
 
   void sign(long toSeq) {
+    sign(toSeq, signer);
+  }
+
+  /** Signs the next digest with {@code key}, as a gateway does after a key rotation. */
+  void sign(long toSeq, DigestSigner key) {
     var previous = digests.isEmpty() ? null : digests.get(digests.size() - 1);
     digests.add(
-        signer.next(
+        key.next(
             previous,
             toSeq,
             events.get((int) toSeq - 1).hash(),

@@ -34,11 +34,11 @@ enum Command {
       Set.of()),
   AUDIT(
       "audit",
-      "verify PATH [--key-id HEX]",
+      "verify PATH [--key-id HEX]... [--public-key PEM_FILE]...",
       "Verify an audit export offline; exit 0 only when every hash, link and signature holds",
       2,
       2,
-      Set.of("--key-id"),
+      Set.of("--key-id", "--public-key"),
       Set.of()),
   DEMO("demo", "", "Run an example job on a local gateway (from the repo root)", 0, 0),
   LOGIN(

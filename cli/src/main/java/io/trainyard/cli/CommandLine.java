@@ -34,6 +34,8 @@ record CommandLine(
   }
 
   private static final Set<String> GLOBAL_VALUE_OPTIONS = Set.of("--output", "--url", "--token");
+  // Options that may be given several times: their values are kept, one per line (see option()).
+  private static final Set<String> REPEATABLE = Set.of("--key-id", "--public-key");
   private static final Map<String, String> ALIASES = Map.of("-f", "--follow", "-h", "--help");
   // Job ids are ULIDs; anything else is refused before it can become a path like "../..".
   private static final Pattern HEADER_SAFE = Pattern.compile("[\\x21-\\x7e]+");
@@ -67,7 +69,12 @@ record CommandLine(
           if (inlineValue == null && i + 1 == args.size()) {
             throw CliException.usage(name + " needs a value" + HINT);
           }
-          options.put(name, inlineValue != null ? inlineValue : args.get(++i));
+          var value = inlineValue != null ? inlineValue : args.get(++i);
+          if (REPEATABLE.contains(name)) {
+            options.merge(name, value, (first, more) -> first + "\n" + more);
+          } else {
+            options.put(name, value);
+          }
         } else if (name.equals("--help") || (command != null && command.takesFlag(name))) {
           if (inlineValue != null) {
             throw CliException.usage(name + " takes no value" + HINT);
@@ -150,6 +157,7 @@ record CommandLine(
     return flags.contains(flag);
   }
 
+  /** The option's value; for a repeatable option given several times, the values one per line. */
   String option(String name) {
     return options.get(name);
   }

@@ -11,6 +11,7 @@ import io.trainyard.audit.AuditExporter;
 import io.trainyard.audit.AuditSource;
 import io.trainyard.audit.BlobSink;
 import io.trainyard.audit.ChainedEvent;
+import io.trainyard.audit.DigestKeyRing;
 import io.trainyard.audit.DigestSigner;
 import io.trainyard.audit.ExportFilter;
 import io.trainyard.audit.ExportFormat;
@@ -97,11 +98,70 @@ class AuditVerificationTest {
   }
 
   @Test
+  void anExportSpanningAKeyRotationVerifiesWithBothKeysAndNotWithTheNewOneAlone()
+      throws IOException {
+    var newSigner = DigestSigner.loadOrGenerate(Files.createDirectories(workDir.resolve("new")));
+    // The same events, the digests from seq 31 on signed with the new key.
+    var source = readBack("export-1");
+    var digests = new ArrayList<AuditDigest>(source.digests().subList(0, 3));
+    for (int seq = 40; seq <= 50; seq += 10) {
+      var previous = digests.get(digests.size() - 1);
+      digests.add(
+          newSigner.next(
+              previous, seq, source.events().get(seq - 1).hash(), previous.time().plusSeconds(10)));
+    }
+    new AuditExporter(
+            new DirectorySink(workDir),
+            newSigner,
+            DigestKeyRing.of(signer.verifier()),
+            Clock.systemUTC(),
+            workDir.resolve("tmp"))
+        .export(
+            new ExportRequest("rotated", 1, 50, ExportFilter.ALL, ExportFormat.JSONL),
+            new ListSource(source.events(), digests));
+
+    assertThat(
+            run(
+                "audit",
+                "verify",
+                "rotated",
+                "--key-id",
+                signer.keyId(),
+                "--key-id",
+                newSigner.keyId()))
+        .as(out.toString())
+        .isZero();
+    assertThat(out.toString()).contains("digest key ids: ");
+    Files.writeString(
+        workDir.resolve("ring.pem"), signer.publicKeyPem() + newSigner.publicKeyPem());
+    assertThat(run("audit", "verify", "rotated", "--public-key", "ring.pem")).isZero();
+
+    assertThat(run("--output", "json", "audit", "verify", "rotated", "--key-id", newSigner.keyId()))
+        .isEqualTo(1);
+    assertThat(out.toString()).contains("\"firstBadSeq\":1,", "not a trusted key");
+  }
+
+  /** The chain and digests the BeforeEach exported, read back from its files. */
+  private ListSource readBack(String export) throws IOException {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var events = new ArrayList<ChainedEvent>();
+    for (var line : Files.readAllLines(workDir.resolve(export).resolve("events.jsonl"))) {
+      events.add(ChainedEvent.fromTree(mapper.readTree(line)));
+    }
+    var digests = new ArrayList<AuditDigest>();
+    for (var line : Files.readAllLines(workDir.resolve(export).resolve("digests.jsonl"))) {
+      digests.add(AuditDigest.fromTree(mapper.readTree(line)));
+    }
+    return new ListSource(events, digests);
+  }
+
+  @Test
   void wrongUseIsAUsageError() {
     assertThat(run("audit", "verify", "nowhere")).isEqualTo(2);
     assertThat(err.toString()).contains("not a directory");
     assertThat(run("audit", "check", "export-1")).isEqualTo(2);
     assertThat(run("audit", "verify", "export-1", "--key-id", "xyz")).isEqualTo(2);
+    assertThat(run("audit", "verify", "export-1", "--public-key", "missing.pem")).isEqualTo(2);
   }
 
   private int run(String... args) {
