@@ -1,5 +1,6 @@
 package io.trainyard.gateway.audit;
 
+import io.trainyard.audit.DigestKeyRing;
 import io.trainyard.audit.DigestSigner;
 import io.trainyard.audit.SecretHmac;
 import io.trainyard.gateway.config.AuditConfig;
@@ -11,11 +12,14 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * The audit trail's two keys: the Ed25519 key that signs digests and exports, and the HMAC key of
- * secret evidence. A deployment configures both; dev mode generates them once into {@code
- * <dataDir>/audit/} (owner-only files), so that a restarted dev gateway keeps its chain verifiable.
+ * The audit trail's keys: the Ed25519 key that signs digests and exports, the HMAC key of secret
+ * evidence, and the public keys of signing keys rotated out (their digests stay verifiable). A
+ * deployment configures the first two; dev mode generates them once into {@code <dataDir>/audit/}
+ * (owner-only files), so that a restarted dev gateway keeps its chain verifiable.
+ *
+ * @param previousKeys public keys of earlier signing keys; null when there were none
  */
-public record AuditKeys(DigestSigner signer, SecretHmac hmac) {
+public record AuditKeys(DigestSigner signer, SecretHmac hmac, DigestKeyRing previousKeys) {
   public AuditKeys {
     Objects.requireNonNull(signer, "signer");
     Objects.requireNonNull(hmac, "hmac");
@@ -54,7 +58,33 @@ public record AuditKeys(DigestSigner signer, SecretHmac hmac) {
           "audit.hmacKey or audit.hmacKeyFile is required outside dev mode: base64 of 32 random"
               + " bytes (openssl rand -base64 32)");
     }
-    return new AuditKeys(signer, hmac);
+    return new AuditKeys(signer, hmac, previousKeys(config));
+  }
+
+  private static DigestKeyRing previousKeys(AuditConfig config) {
+    DigestKeyRing ring = null;
+    for (var file : config.getPreviousSigningPublicKeyFiles()) {
+      String pem;
+      try {
+        pem = Files.readString(Path.of(file), StandardCharsets.US_ASCII);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "cannot read audit.previousSigningPublicKeyFiles entry " + file, e);
+      }
+      DigestKeyRing keys;
+      try {
+        keys = DigestKeyRing.fromPem(pem);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "audit.previousSigningPublicKeyFiles: "
+                + file
+                + " is not a PEM Ed25519 public key: "
+                + e.getMessage(),
+            e);
+      }
+      ring = ring == null ? keys : ring.and(keys);
+    }
+    return ring;
   }
 
   private static String read(Path file) {

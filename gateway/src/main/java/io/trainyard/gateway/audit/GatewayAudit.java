@@ -73,7 +73,12 @@ public final class GatewayAudit implements Managed {
     var sinkConfig = audit.getSink().toBlobSinkConfig(dataDir);
     this.sink = JcloudsBlobSink.open(sinkConfig);
     var exporter =
-        new AuditExporter(sink, keys.signer(), clock, dataDir.resolve("audit").resolve("tmp"));
+        new AuditExporter(
+            sink,
+            keys.signer(),
+            keys.previousKeys(),
+            clock,
+            dataDir.resolve("audit").resolve("tmp"));
     var sinkDescription =
         sinkConfig.provider() + ":" + sinkConfig.container() + "/" + sinkConfig.prefix();
     this.exports = new AuditExports(store, log, exporter, sinkDescription, clock);

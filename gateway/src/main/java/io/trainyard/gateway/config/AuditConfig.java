@@ -6,6 +6,7 @@ import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.util.List;
 
 /**
  * The audit trail ({@code audit:}). Keys are needed outside dev mode: the digest signing key and
@@ -16,6 +17,7 @@ public class AuditConfig {
   private String signingKeyFile;
   private String hmacKey;
   private String hmacKeyFile;
+  @NotNull private List<String> previousSigningPublicKeyFiles = List.of();
 
   @Min(1)
   private long digestEveryEvents = 1_000;
@@ -72,6 +74,21 @@ public class AuditConfig {
   @JsonProperty
   public void setHmacKeyFile(String hmacKeyFile) {
     this.hmacKeyFile = hmacKeyFile;
+  }
+
+  /**
+   * After a rotation of {@link #getSigningKeyFile()}: PEM files of the public keys that signed
+   * earlier digests ({@code openssl pkey -in old.pem -pubout}). Exports whose range holds such
+   * digests carry these keys, and auditors trust them by id ({@code audit verify --key-id}).
+   */
+  @JsonProperty
+  public List<String> getPreviousSigningPublicKeyFiles() {
+    return previousSigningPublicKeyFiles;
+  }
+
+  @JsonProperty
+  public void setPreviousSigningPublicKeyFiles(List<String> files) {
+    this.previousSigningPublicKeyFiles = files == null ? List.of() : List.copyOf(files);
   }
 
   /** A signed digest after this many events ... */
