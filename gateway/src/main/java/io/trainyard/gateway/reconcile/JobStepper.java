@@ -218,9 +218,14 @@ public final class JobStepper {
     var ref = storedRef(job);
     if (job.cancelRequested() && job.state() != JobState.CANCELLING) {
       // Cancelling removes the pods, and with them the logs: keep what they printed first.
-      archiveLogs(job, backend, ref);
+      var archived = archiveLogs(job, backend, ref);
       backend.cancel(ref);
-      job = writeAndReload(job, owner, job.withState(JobState.CANCELLING, null, now()));
+      var cancelling = job.withState(JobState.CANCELLING, null, now());
+      if (!commit(
+          job, owner, cancelling, withLogEvent(stateEvent(job, cancelling), job, archived))) {
+        return;
+      }
+      job = store.find(job.id()).orElse(null);
       if (job == null) {
         return;
       }
@@ -281,17 +286,28 @@ public final class JobStepper {
       write(job, owner, next);
       return;
     }
-    var events = new ArrayList<>(stateEvent(job, next));
     var archived = archiveLogs(job, backend, ref);
-    var jobId = job.id();
-    archived.ifPresent(a -> events.add(JobEvent.of(jobId, now(), JobEvent.LOGS, a.message())));
+    var events = withLogEvent(stateEvent(job, next), job, archived);
     if (commit(job, owner, next, events) && archived.map(Archived::done).orElse(false)) {
       cleanUp(job, backend, ref);
     }
   }
 
-  /** What archiving an attempt's logs came to: done or not, and the job event saying so. */
+  /**
+   * What archiving an attempt's logs came to: done or not, and the job event saying so (null when
+   * an earlier step archived them and said so then).
+   */
   private record Archived(boolean done, String message) {}
+
+  private List<JobEvent> withLogEvent(
+      List<JobEvent> events, JobRow job, Optional<Archived> archived) {
+    if (archived.isEmpty() || archived.get().message() == null) {
+      return events;
+    }
+    var all = new ArrayList<>(events);
+    all.add(JobEvent.of(job.id(), now(), JobEvent.LOGS, archived.get().message()));
+    return all;
+  }
 
   /**
    * Archives the attempt's logs when its backend does not keep them and they are not archived yet;
@@ -303,7 +319,7 @@ public final class JobStepper {
       return Optional.empty();
     }
     if (archive.has(job.id(), job.attempt())) {
-      return Optional.of(new Archived(true, "logs of attempt " + job.attempt() + " archived"));
+      return Optional.of(new Archived(true, null));
     }
     try {
       var summary = archive.archive(job.id(), job.attempt(), backend, ref);

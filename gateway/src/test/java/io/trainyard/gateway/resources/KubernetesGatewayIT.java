@@ -102,6 +102,8 @@ class KubernetesGatewayIT {
 
     assertThat(client.delete("/v1/jobs/" + id, token).status()).isEqualTo(202);
     awaitState(id, "CANCELLED");
+    var events = client.get("/v1/jobs/" + id + "/events", token).body();
+    assertThat(events.split("logs of attempt 1 archived", -1)).hasSize(2); // said once, at cancel
     assertThat(OPERATOR.get(at)).isNull();
     CLUSTER.client().pods().inNamespace(at.namespace()).delete();
     assertThat(client.get("/v1/jobs/" + id + "/logs?replica=master-0", token).body())
