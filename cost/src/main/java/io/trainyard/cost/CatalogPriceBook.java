@@ -57,7 +57,12 @@ public final class CatalogPriceBook implements PriceBook {
                   ? placement.operatorUsdPerHour()
                   : placement.operatorUsdPerHour().add(fee),
               false,
-              fee == null ? "operator" : "operator; cluster fee (operator)"));
+              fee == null
+                  ? Price.OPERATOR_SOURCE
+                  : Price.OPERATOR_SOURCE
+                      + " + cluster fee share $"
+                      + fee.stripTrailingZeros().toPlainString()
+                      + "/h"));
     }
     var current = catalog.get();
     var total = BigDecimal.ZERO;
@@ -86,7 +91,7 @@ public final class CatalogPriceBook implements PriceBook {
     }
     if (placement.clusterFeeUsdPerHour() != null) {
       total = total.add(placement.clusterFeeUsdPerHour());
-      sources.add("cluster fee (operator)");
+      sources.add("cluster fee set by the operator");
       breakdown.add(
           "cluster fee share $"
               + placement.clusterFeeUsdPerHour().stripTrailingZeros().toPlainString()

@@ -32,5 +32,5 @@ public interface PriceBook {
       placement ->
           placement.operatorUsdPerHour() == null
               ? Priced.missing("no operator price for " + Lines.describe(placement))
-              : Priced.of(new Price(placement.operatorUsdPerHour(), false, "operator"));
+              : Priced.of(new Price(placement.operatorUsdPerHour(), false, Price.OPERATOR_SOURCE));
 }
