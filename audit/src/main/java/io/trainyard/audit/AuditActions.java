@@ -7,6 +7,10 @@ package io.trainyard.audit;
  */
 public final class AuditActions {
   public static final String AUTH_FAILURE = "auth.failure";
+
+  /** A caller with a valid token asked for what none of its roles allows (403). */
+  public static final String AUTH_DENIED = "auth.denied";
+
   public static final String JOB_SUBMIT = "job.submit";
   public static final String JOB_ROUTE = "job.route";
   public static final String JOB_STATE = "job.state";

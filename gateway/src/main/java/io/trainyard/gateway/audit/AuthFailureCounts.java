@@ -3,6 +3,7 @@ package io.trainyard.gateway.audit;
 import io.trainyard.audit.AuditActions;
 import io.trainyard.audit.Outcome;
 import io.trainyard.gateway.auth.AccessFeature;
+import io.trainyard.gateway.auth.Caller;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,6 +61,24 @@ public final class AuthFailureCounts implements AccessFeature.FailureListener {
       key = new Key(OTHER_SOURCES, minute);
     }
     buckets.computeIfAbsent(key, k -> new Bucket()).add(reason, 1);
+  }
+
+  /**
+   * Writes one {@code auth.denied} event at once: the caller is known, so it is not aggregated. A
+   * failure to write is logged; the request is refused either way.
+   */
+  @Override
+  public void denied(Caller caller, String request, String needs) {
+    try {
+      log.record(
+          AuditEntry.builder(
+                  clock.instant(), AuditActors.of(caller), AuditActions.AUTH_DENIED, "api/request")
+              .outcome(Outcome.DENIED)
+              .details(Map.of("request", request, "needs", needs))
+              .build());
+    } catch (RuntimeException e) {
+      LOG.warn("could not write an auth.denied event for {}: {}", request, e.toString());
+    }
   }
 
   /** Writes the minutes that are over; with {@code all}, the current one too (at shutdown). */

@@ -44,6 +44,14 @@ public final class AccessFeature implements DynamicFeature {
      * @param reason a short code: {@code missing}, or the auth module's error code
      */
     void refused(String sourceIp, String reason);
+
+    /**
+     * A caller whose token was good asked for what none of its roles allows.
+     *
+     * @param request method and path, e.g. {@code GET /v1/audit}
+     * @param needs the roles that would have been allowed
+     */
+    default void denied(Caller caller, String request, String needs) {}
   }
 
   private final Function<String, Principal> verifier;
@@ -97,12 +105,13 @@ public final class AccessFeature implements DynamicFeature {
     public void filter(ContainerRequestContext request) {
       var caller = authenticate(request);
       if (roles.stream().noneMatch(caller::has)) {
+        var needs = roles.stream().map(Role::realmRoleName).collect(Collectors.joining(", "));
+        failures.denied(caller, request.getMethod() + " /" + request.getUriInfo().getPath(), needs);
         throw new ApiException(
             ErrorCode.FORBIDDEN,
             roles.isEmpty()
                 ? "this endpoint is not open to any role"
-                : "needs one of the roles "
-                    + roles.stream().map(Role::realmRoleName).collect(Collectors.joining(", ")));
+                : "needs one of the roles " + needs);
       }
       var secure = request.getSecurityContext().isSecure();
       request.setSecurityContext(
