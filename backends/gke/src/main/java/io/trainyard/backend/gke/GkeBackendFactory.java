@@ -29,19 +29,23 @@ public final class GkeBackendFactory implements BackendFactory<GkeConfig> {
 
   /**
    * Reads the block's files (kubeconfig, key file) and resolves its credentials now, so a broken
-   * setup fails at start; no request reaches the cluster or Google until the backend is used.
+   * setup fails at start. A block that names its cluster only by project and name has it looked up
+   * through the GKE API now too ({@link GkeClusterLookup}), with the token the client will then
+   * use; otherwise no request reaches the cluster or Google until the backend is used.
    *
-   * @throws IllegalArgumentException a file cannot be read or is not what the block says
+   * @throws IllegalArgumentException a file cannot be read or is not what the block says, or the
+   *     cluster cannot be looked up or is not running
    */
   @Override
   public TrainingBackend create(GkeConfig config, BackendContext context) {
-    var endpoint = GkeEndpoint.of(config);
+    var given = config.looksUpCluster() ? null : GkeEndpoint.of(config);
     var tokens =
         new GkeTokenProvider(
             config.id(),
             GkeCredentials.of(config),
             context.clock(),
             GkeTokenProvider.DEFAULT_REFRESH_MARGIN);
+    var endpoint = given != null ? given : GkeClusterLookup.endpoint(config, tokens::getToken);
     return KubernetesBackend.create(KIND, config.settings(), client(endpoint, tokens), context);
   }
 

@@ -7,23 +7,31 @@ import io.trainyard.backend.kubernetes.ClusterSettings;
 import io.trainyard.backend.kubernetes.NodePool;
 import io.trainyard.spi.BackendConfig;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The {@code type: gke} configuration block: a Google Kubernetes Engine cluster, reached at its
- * endpoint with its CA (or through a kubeconfig that names both), authenticated with OAuth access
- * tokens of a Google service account.
+ * endpoint with its CA (given, read from a kubeconfig that names both, or looked up through the GKE
+ * API from project, location and cluster name), authenticated with OAuth access tokens of a Google
+ * service account.
  *
  * <pre>{@code
  * - type: gke
  *   id: gke-usc1
  *   region: us-central1
- *   project: ml-prod                      # optional, for people: not used to find the cluster
- *   cluster: train                        # optional, likewise
- *   endpoint: 34.118.0.10                 # masterAuth's endpoint: a host, or an https:// URL
- *   caCertificate: LS0tLS1CRUdJTi...      # masterAuth.clusterCaCertificate (base64 of PEM)
- *   # or instead of endpoint + caCertificate:
+ *   project: ml-prod                      # with cluster, and no endpoint or kubeconfig: the
+ *   cluster: train                        #   cluster is looked up through the GKE API
+ *   location: us-central1-a               # optional: the zone of a zonal cluster; else region
+ *   containerEndpoint: https://container.googleapis.com  # optional: the GKE API (PSC, tests)
+ *   # or, to reach the cluster without the GKE API (project and cluster then only for people):
+ *   # endpoint: 34.118.0.10               # the cluster's endpoint: a host, or an https:// URL
+ *   # caCertificate: LS0tLS1CRUdJTi...    # masterAuth.clusterCaCertificate (base64 of PEM)
+ *   # or:
  *   # kubeconfig: /etc/trainyard/gke-usc1.kubeconfig
  *   # context: gke_ml-prod_us-central1_train
  *   credentialsFile: /etc/trainyard/gke-sa.json   # absent: application default credentials
@@ -38,12 +46,16 @@ import java.util.List;
  *
  * The shared cluster fields are {@link ClusterSettings}'s, with the provider always {@code gcp}
  * (pools are priced from the catalog's GCE rows). Every field is checked when the block is bound;
- * files are read when the backend is created ({@link GkeBackendFactory}).
+ * files are read, and the cluster looked up, when the backend is created ({@link
+ * GkeBackendFactory}).
  *
  * @param endpoint the API server as written; {@link #serverUrl()} is its {@code https://} form
  * @param caCertificate base64 of the cluster CA's PEM, as GKE's {@code clusterCaCertificate} gives
  *     it
  * @param credentialsFile a service-account key JSON; null for application default credentials
+ * @param location where the cluster is looked up: a zone (zonal cluster) or region; null for {@code
+ *     region}
+ * @param containerEndpoint the GKE API's base URL; null for {@value #CONTAINER_API}
  */
 @JsonTypeName(GkeBackendFactory.KIND)
 public record GkeConfig(
@@ -53,6 +65,8 @@ public record GkeConfig(
     BigDecimal discountPct,
     String project,
     String cluster,
+    String location,
+    String containerEndpoint,
     String endpoint,
     String caCertificate,
     String kubeconfig,
@@ -77,6 +91,13 @@ public record GkeConfig(
   /** The price catalog's provider for every GKE pool. */
   public static final String PROVIDER = "gcp";
 
+  /** The GKE API, where a cluster named by project, location and name is looked up. */
+  public static final String CONTAINER_API = "https://container.googleapis.com";
+
+  // What a project id (or legacy domain:project), a location or a cluster name can be; starting
+  // with a letter or digit keeps "." and ".." out of the lookup's URL path.
+  private static final Pattern GKE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.:_-]{0,99}");
+
   public GkeConfig {
     if (blank(id)) {
       throw new IllegalArgumentException("id is required");
@@ -90,6 +111,17 @@ public record GkeConfig(
     }
     project = orNull(project);
     cluster = orNull(cluster);
+    if (location != null) {
+      location = location.strip();
+      if (location.isEmpty()) {
+        throw new IllegalArgumentException("location is empty; leave it out to use region");
+      }
+      if (!location.matches("[a-z0-9-]+")) {
+        throw new IllegalArgumentException(
+            "location must be a GCP region or zone (us-central1, us-central1-a): " + location);
+      }
+    }
+    containerEndpoint = containerEndpoint == null ? null : containerApiUrl(containerEndpoint);
     endpoint = orNull(endpoint);
     caCertificate = orNull(caCertificate);
     kubeconfig = orNull(kubeconfig);
@@ -106,7 +138,16 @@ public record GkeConfig(
     provider = PROVIDER;
     feeUsdPerHour = feeUsdPerHour == null ? MANAGEMENT_FEE_USD_PER_HOUR : feeUsdPerHour;
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
-    checkReach(endpoint, caCertificate, kubeconfig, context);
+    checkReach(project, cluster, containerEndpoint, endpoint, caCertificate, kubeconfig, context);
+    if (endpoint == null
+        && kubeconfig == null
+        && location == null
+        && !region.strip().matches("[a-z0-9-]+")) {
+      throw new IllegalArgumentException(
+          "region is where the cluster is looked up, and must be a GCP region (us-central1): "
+              + region
+              + "; or set location");
+    }
     // Checks every cluster field now, so a bad block fails when the configuration is read.
     ClusterSettings.fromBlock(
         id,
@@ -121,15 +162,33 @@ public record GkeConfig(
   }
 
   private static void checkReach(
-      String endpoint, String caCertificate, String kubeconfig, String context) {
+      String project,
+      String cluster,
+      String containerEndpoint,
+      String endpoint,
+      String caCertificate,
+      String kubeconfig,
+      String context) {
     if (endpoint != null && kubeconfig != null) {
       throw new IllegalArgumentException(
           "endpoint and kubeconfig are two ways to reach the cluster: give one");
     }
-    if (endpoint == null && kubeconfig == null) {
+    var lookUp = endpoint == null && kubeconfig == null;
+    if (lookUp && (project == null || cluster == null)) {
       throw new IllegalArgumentException(
-          "endpoint (with caCertificate) or kubeconfig is required;"
-              + " project and cluster alone do not locate the cluster");
+          "the cluster is reached through endpoint (with caCertificate), kubeconfig, or project"
+              + " and cluster (looked up through the GKE API): give one"
+              + (project == null && cluster == null
+                  ? ""
+                  : "; " + (project == null ? "project" : "cluster") + " is missing"));
+    }
+    if (lookUp) {
+      checkName("project", project);
+      checkName("cluster", cluster);
+    } else if (containerEndpoint != null) {
+      throw new IllegalArgumentException(
+          "containerEndpoint applies only when the cluster is looked up through the GKE API"
+              + " (project and cluster without endpoint or kubeconfig)");
     }
     if (endpoint != null) {
       GkeEndpoint.serverUrl(endpoint);
@@ -139,15 +198,59 @@ public record GkeConfig(
                 + ".clusterCaCertificate)");
       }
       GkeEndpoint.checkCaCertificate(caCertificate, "caCertificate");
-    } else {
-      if (caCertificate != null) {
-        throw new IllegalArgumentException(
-            "caCertificate goes with endpoint; with kubeconfig the CA comes from the kubeconfig");
-      }
+    } else if (caCertificate != null) {
+      throw new IllegalArgumentException(
+          kubeconfig != null
+              ? "caCertificate goes with endpoint; with kubeconfig the CA comes from the kubeconfig"
+              : "caCertificate goes with endpoint; a looked-up cluster's CA comes from the GKE"
+                  + " API");
     }
     if (context != null && kubeconfig == null) {
       throw new IllegalArgumentException("context applies only with kubeconfig");
     }
+  }
+
+  private static void checkName(String field, String value) {
+    if (!GKE_NAME.matcher(value).matches()) {
+      throw new IllegalArgumentException(
+          field + " is not a GKE " + field + " name (letters, digits, - _ . :): " + value);
+    }
+  }
+
+  /**
+   * The GKE API's base URL: https, or http only to a loopback address (a local proxy, a test's
+   * stub), since the access token travels with the request.
+   */
+  private static String containerApiUrl(String text) {
+    var value = text.strip();
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("containerEndpoint is not a URL: " + text);
+    }
+    var scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (uri.getHost() == null
+        || !(scheme.equals("https") || scheme.equals("http"))
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null
+        || !(uri.getRawPath() == null
+            || uri.getRawPath().isEmpty()
+            || uri.getRawPath().equals("/"))) {
+      throw new IllegalArgumentException(
+          "containerEndpoint must be a URL such as " + CONTAINER_API + ": " + text);
+    }
+    if (scheme.equals("http") && !loopback(uri.getHost())) {
+      throw new IllegalArgumentException(
+          "containerEndpoint must be https (http only to a loopback address): " + text);
+    }
+    return scheme + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
+  }
+
+  private static boolean loopback(String host) {
+    var h = host.toLowerCase(Locale.ROOT);
+    return h.equals("localhost") || h.startsWith("127.") || h.equals("[::1]");
   }
 
   /**
@@ -162,6 +265,8 @@ public record GkeConfig(
       @JsonProperty("discountPct") BigDecimal discountPct,
       @JsonProperty("project") String project,
       @JsonProperty("cluster") String cluster,
+      @JsonProperty("location") String location,
+      @JsonProperty("containerEndpoint") String containerEndpoint,
       @JsonProperty("endpoint") String endpoint,
       @JsonProperty("caCertificate") String caCertificate,
       @JsonProperty("kubeconfig") String kubeconfig,
@@ -181,6 +286,8 @@ public record GkeConfig(
         discountPct,
         project,
         cluster,
+        location,
+        containerEndpoint,
         endpoint,
         caCertificate,
         kubeconfig,
@@ -209,7 +316,25 @@ public record GkeConfig(
         nodePools);
   }
 
-  /** The API server's {@code https://} URL, or null when the kubeconfig names it. */
+  /**
+   * Whether the cluster is looked up through the GKE API: project and cluster are given, endpoint
+   * and kubeconfig are not.
+   */
+  public boolean looksUpCluster() {
+    return endpoint == null && kubeconfig == null;
+  }
+
+  /** Where the cluster is: {@code location}, else {@code region}. */
+  public String clusterLocation() {
+    return location != null ? location : region;
+  }
+
+  /** The GKE API's base URL, without a trailing slash. */
+  public String containerApi() {
+    return containerEndpoint != null ? containerEndpoint : CONTAINER_API;
+  }
+
+  /** The API server's {@code https://} URL, or null when the kubeconfig or GKE API names it. */
   public String serverUrl() {
     return endpoint == null ? null : GkeEndpoint.serverUrl(endpoint);
   }
@@ -232,7 +357,16 @@ public record GkeConfig(
         + ", region="
         + region
         + ", endpoint="
-        + (endpoint != null ? endpoint : "kubeconfig " + kubeconfig)
+        + (endpoint != null
+            ? endpoint
+            : kubeconfig != null
+                ? "kubeconfig " + kubeconfig
+                : "GKE API lookup of projects/"
+                    + project
+                    + "/locations/"
+                    + clusterLocation()
+                    + "/clusters/"
+                    + cluster)
         + ", credentials="
         + (credentialsFile != null ? credentialsFile : "application default")
         + "]";

@@ -125,6 +125,16 @@ final class FakeGoogleTokenEndpoint implements AutoCloseable {
     return List.copyOf(refusals);
   }
 
+  /** Whether this endpoint granted {@code token}. */
+  boolean hasIssued(String token) {
+    for (var n = 1; n <= issued.get(); n++) {
+      if (token(n).equals(token)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static String token(int n) {
     return "ya29.fake-" + n;
   }

@@ -1,6 +1,7 @@
 package io.trainyard.backend.gke;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +14,7 @@ import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.TrainingBackend;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -103,6 +105,104 @@ class GkeBackendIT {
     assertThat(cluster.authorizations()).isNotEmpty().containsOnly("Bearer ya29.fake-1");
     assertThat(google.issued()).isEqualTo(1);
     assertThat(google.refusals()).isEmpty();
+  }
+
+  @Test
+  void aClusterNamedOnlyByProjectAndNameIsLookedUpThroughTheGkeApi() throws Exception {
+    try (var gke = new FakeGkeApi(google::hasIssued)) {
+      gke.cluster("ml-prod", "us-central1", "train", "RUNNING", clusterHostPort(), ca());
+      // The design's block: project, cluster, region, pools; the GKE API is the stub.
+      var backend = backend(block("containerEndpoint: " + gke.url() + "\n"));
+
+      assertThat(gke.requests())
+          .containsExactly(
+              "GET /v1/projects/ml-prod/locations/us-central1/clusters/train Bearer ya29.fake-1");
+      var spec = TestJobs.spec(T4_SPEC);
+      var placement = backend.placements(spec).placements().get(0);
+      var ref = backend.submit(TestJobs.job(spec, placement));
+
+      var created =
+          cluster
+              .client()
+              .genericKubernetesResources("kubeflow.org/v1", "PyTorchJob")
+              .inNamespace("nlp-jobs")
+              .withName(ref.name())
+              .get();
+      assertThat(created).isNotNull();
+      assertThat(created.getMetadata().getLabels()).containsEntry("trainyard.io/team", "nlp");
+      assertThat(cluster.authorizations()).isNotEmpty().containsOnly("Bearer ya29.fake-1");
+      assertThat(google.issued()).as("one token, for the lookup and the cluster").isEqualTo(1);
+      assertThat(google.refusals()).isEmpty();
+    }
+  }
+
+  @Test
+  void aZonalClusterIsLookedUpInItsLocationAndNotFoundInTheRegion() throws Exception {
+    try (var gke = new FakeGkeApi(google::hasIssued)) {
+      gke.cluster("ml-prod", "us-central1-a", "train", "RUNNING", clusterHostPort(), ca());
+
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(
+              "gke-usc1: cluster train (project ml-prod, location us-central1) does not exist"
+                  + " (404 from the GKE API NOT_FOUND: Not found:"
+                  + " projects/ml-prod/locations/us-central1/clusters/train.)")
+          .hasMessageContaining("a zonal cluster needs location: its zone");
+
+      var backend =
+          backend(block("containerEndpoint: " + gke.url() + "\nlocation: us-central1-a\n"));
+      assertThat(backend.health().healthy()).isTrue();
+      assertThat(gke.requests())
+          .as("each backend has its own token provider")
+          .last()
+          .isEqualTo(
+              "GET /v1/projects/ml-prod/locations/us-central1-a/clusters/train Bearer ya29.fake-2");
+    }
+  }
+
+  @Test
+  void aServiceAccountWithoutClustersGetIsToldWhichPermissionItLacks() {
+    try (var gke = new FakeGkeApi(google::hasIssued)) {
+      var name = FakeGkeApi.name("ml-prod", "us-central1", "train");
+      gke.answer(
+          name,
+          403,
+          "PERMISSION_DENIED",
+          "Required \"container.clusters.get\" permission(s) for \"" + name + "\".");
+
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("gke-usc1: cluster train (project ml-prod, location us-central1)")
+          .hasMessageContaining(
+              "the service account lacks IAM permission container.clusters.get in project"
+                  + " ml-prod (roles/container.clusterViewer grants it)")
+          .hasMessageContaining("403 PERMISSION_DENIED")
+          .hasMessageNotContaining("ya29.");
+    }
+  }
+
+  @Test
+  void aClusterThatIsNotRunningOrLacksItsEndpointOrCaIsRefused() {
+    try (var gke = new FakeGkeApi(google::hasIssued)) {
+      gke.cluster("ml-prod", "us-central1", "train", "PROVISIONING", null, null);
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "gke-usc1: cluster train (project ml-prod, location us-central1) is PROVISIONING"
+                  + " (Cluster is being created.), not RUNNING: jobs cannot run there now");
+
+      gke.cluster("ml-prod", "us-central1", "train", "RUNNING", null, ca());
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .hasMessage(
+              "gke-usc1: cluster train (project ml-prod, location us-central1): the GKE API gives"
+                  + " no endpoint");
+
+      gke.cluster("ml-prod", "us-central1", "train", "RECONCILING", clusterHostPort(), null);
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .hasMessage(
+              "gke-usc1: cluster train (project ml-prod, location us-central1): the GKE API gives"
+                  + " no masterAuth.clusterCaCertificate");
+    }
   }
 
   @Test
@@ -225,6 +325,17 @@ class GkeBackendIT {
 
   private String endpoint() {
     return cluster.url();
+  }
+
+  /**
+   * The test API server as the stub's {@code endpoint}. GKE gives a bare IP address, meaning https
+   * on 443; this server listens on another port, so the stub answers {@code host:port}, which the
+   * lookup reads as a configured {@code endpoint} is read (host, host:port or https URL). The host
+   * is the one the server's certificate names, as GKE's endpoint is in its cluster certificate.
+   */
+  private String clusterHostPort() {
+    var url = URI.create(endpoint());
+    return url.getHost() + ":" + url.getPort();
   }
 
   private String ca() {

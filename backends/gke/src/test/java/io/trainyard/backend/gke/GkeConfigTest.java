@@ -119,6 +119,10 @@ class GkeConfigTest {
         "caCertificate: aGVsbG8= | caCertificate does not decode to a PEM certificate",
         "caCertificate: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCm5vcGUKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo= | caCertificate is not a readable X.509 certificate",
         "kubeconfig: /etc/k | endpoint and kubeconfig are two ways to reach the cluster: give one",
+        "containerEndpoint: https://container.googleapis.com | containerEndpoint applies only when"
+            + " the cluster is looked up through the GKE API",
+        "location: '' | location is empty; leave it out to use region",
+        "location: US Central | location must be a GCP region or zone (us-central1, us-central1-a)",
         "context: gke_x | context applies only with kubeconfig",
         "credentialsFile: ' ' | credentialsFile is empty; leave it out to use application default credentials",
         "provider: aws | provider of a gke block is always gcp",
@@ -152,9 +156,26 @@ class GkeConfigTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "project: ml-prod\\ncluster: train | endpoint (with caCertificate) or kubeconfig is required;"
-            + " project and cluster alone do not locate the cluster",
-        "kubeconfig: /etc/k\\ncaCertificate: CA | caCertificate goes with endpoint",
+        "hipaaEligible: false | the cluster is reached through endpoint (with caCertificate),"
+            + " kubeconfig, or project and cluster (looked up through the GKE API): give one",
+        "project: ml-prod | (looked up through the GKE API): give one; cluster is missing",
+        "cluster: train | (looked up through the GKE API): give one; project is missing",
+        "kubeconfig: /etc/k\\ncaCertificate: CA | caCertificate goes with endpoint; with kubeconfig",
+        "project: ml-prod\\ncluster: train\\ncaCertificate: CA | caCertificate goes with endpoint;"
+            + " a looked-up cluster's CA comes from the GKE API",
+        "project: ml-prod\\ncluster: ../x | cluster is not a GKE cluster name",
+        "project: 'ml prod'\\ncluster: train | project is not a GKE project name",
+        "project: ml-prod\\ncluster: train\\nlocation: '' | location is empty",
+        "project: ml-prod\\ncluster: train\\ncontainerEndpoint: 'not a url' | containerEndpoint"
+            + " is not a URL",
+        "project: ml-prod\\ncluster: train\\ncontainerEndpoint: container.googleapis.com |"
+            + " containerEndpoint must be a URL such as https://container.googleapis.com",
+        "project: ml-prod\\ncluster: train\\ncontainerEndpoint: https://container.googleapis.com/v1"
+            + " | containerEndpoint must be a URL such as https://container.googleapis.com",
+        "project: ml-prod\\ncluster: train\\ncontainerEndpoint: ftp://container.googleapis.com |"
+            + " containerEndpoint must be a URL such as https://container.googleapis.com",
+        "project: ml-prod\\ncluster: train\\ncontainerEndpoint: http://container.googleapis.com |"
+            + " containerEndpoint must be https (http only to a loopback address)",
       })
   void theClusterIsReachedExactlyOneWay(String lines, String message) {
     var yaml =
@@ -163,6 +184,52 @@ class GkeConfigTest {
             + "\n"
             + POOLS;
     assertThatThrownBy(() -> bind(yaml)).cause().hasMessageContaining(message);
+  }
+
+  @Test
+  void theDesignsBlockLooksTheClusterUpInItsRegion() throws IOException {
+    var config =
+        bind(
+            "type: gke\nid: gke-usc1\nregion: us-central1\nproject: ml-prod\ncluster: train\n"
+                + POOLS);
+
+    assertThat(config.looksUpCluster()).isTrue();
+    assertThat(config.clusterLocation()).isEqualTo("us-central1");
+    assertThat(config.containerApi()).isEqualTo("https://container.googleapis.com");
+    assertThat(config.serverUrl()).isNull();
+    assertThat(config.toString())
+        .contains("GKE API lookup of projects/ml-prod/locations/us-central1/clusters/train");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "https://container-psc.p.googleapis.com/ | https://container-psc.p.googleapis.com",
+        "HTTPS://container.googleapis.com:443 | https://container.googleapis.com:443",
+        "http://127.0.0.1:8080 | http://127.0.0.1:8080",
+        "http://localhost:8080/ | http://localhost:8080",
+      })
+  void aZoneAndAContainerEndpointMoveTheLookup(String containerEndpoint, String api)
+      throws IOException {
+    var config =
+        bind(
+            "type: gke\nid: g\nregion: us-central1\nproject: ml-prod\ncluster: train\n"
+                + "location: us-central1-a\ncontainerEndpoint: "
+                + containerEndpoint
+                + "\n"
+                + POOLS);
+
+    assertThat(config.clusterLocation()).isEqualTo("us-central1-a");
+    assertThat(config.containerApi()).isEqualTo(api);
+  }
+
+  @Test
+  void withAnEndpointProjectClusterAndLocationOnlyDescribeTheCluster() throws IOException {
+    var config = bind(MINIMAL + "project: ml-prod\ncluster: train\nlocation: us-central1-a\n");
+
+    assertThat(config.looksUpCluster()).isFalse();
+    assertThat(config.serverUrl()).isEqualTo("https://34.118.0.10");
   }
 
   @Test
