@@ -82,6 +82,15 @@ final class AttemptFollower implements JobInformers.Listener, AutoCloseable {
             status.phase(), status.reason(), count, status.startedAt(), status.endedAt());
   }
 
+  /** The attempt's phase as the informer's cache holds it, without asking the server. */
+  java.util.Optional<BackendPhase> cachedPhase(ExternalRef ref) {
+    var at = Attempt.of(ref);
+    var job = informers.cached(at.kind(), at.namespace(), at.name());
+    return job == null
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(at.kind().status().of(job).phase());
+  }
+
   /** Whether the attempt's object is there, or this backend knows how it ended. No side effects. */
   boolean known(ExternalRef ref) {
     var at = Attempt.of(ref);

@@ -145,6 +145,11 @@ public final class KubernetesBackend implements TrainingBackend {
     return follower.watching(kind);
   }
 
+  /** The attempt's phase in the informer's cache only (for tests that race the watch). */
+  java.util.Optional<io.trainyard.spi.BackendPhase> cachedPhase(ExternalRef ref) {
+    return follower.cachedPhase(ref);
+  }
+
   /** How many job objects the informers hold (for measurements and the health page). */
   public int cachedJobs() {
     return follower.informers().size();

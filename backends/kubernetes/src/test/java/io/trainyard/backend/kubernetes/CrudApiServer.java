@@ -24,6 +24,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CrudApiServer implements AutoCloseable {
   private static final String ADMIN_AGENT = "trainyard-test-admin";
+
+  /**
+   * The mock server (fabric8 8.0.0) blocks its event loop while a closed watch's executor shuts
+   * down ({@code WatchEventsListener.onClosed} waits up to a minute), and requests on that loop
+   * wait with it: seen to outlast the client's default 10 s on a loaded machine. Clients of this
+   * server wait longer, so such a pause slows a test instead of failing it.
+   */
+  private static final int REQUEST_TIMEOUT_MS = 90_000;
+
   private final MockWebServer web = new MockWebServer();
   private final List<RecordedRequest> taken = new ArrayList<>();
   private final KubernetesMockServer server;
@@ -44,7 +53,13 @@ public final class CrudApiServer implements AutoCloseable {
         new KubernetesMockServer(
             new Context(), web, responses, new KubernetesMixedDispatcher(responses), https);
     server.init();
-    client = server.createClient(b -> b.editOrNewConfig().withUserAgent(ADMIN_AGENT).endConfig());
+    client =
+        server.createClient(
+            b ->
+                b.editOrNewConfig()
+                    .withUserAgent(ADMIN_AGENT)
+                    .withRequestTimeout(REQUEST_TIMEOUT_MS)
+                    .endConfig());
     for (var crds : List.of("/crds/kubeflow-v1.yaml", "/crds/trainer-v2.yaml")) {
       try (var in = CrudApiServer.class.getResourceAsStream(crds)) {
         client.load(in).create();
@@ -56,12 +71,18 @@ public final class CrudApiServer implements AutoCloseable {
 
   /** A client of this server, as a gateway would have; a new one stands for a restarted gateway. */
   public KubernetesClient newClient() {
-    return server.createClient();
+    return server.createClient(
+        b -> b.editOrNewConfig().withRequestTimeout(REQUEST_TIMEOUT_MS).endConfig());
   }
 
   /** A client that names itself {@code userAgent}, so its requests can be told from others'. */
   public KubernetesClient newClient(String userAgent) {
-    return server.createClient(b -> b.editOrNewConfig().withUserAgent(userAgent).endConfig());
+    return server.createClient(
+        b ->
+            b.editOrNewConfig()
+                .withUserAgent(userAgent)
+                .withRequestTimeout(REQUEST_TIMEOUT_MS)
+                .endConfig());
   }
 
   /** The client the tests' own operator and assertions use. */

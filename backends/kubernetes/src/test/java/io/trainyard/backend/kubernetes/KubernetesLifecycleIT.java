@@ -30,7 +30,12 @@ class KubernetesLifecycleIT extends CrudServerTest {
     assertThat(running.restarts()).isZero();
 
     operator.restarting(at, "Worker", 1);
-    var restarting = awaitStatus(ref, s -> s.restarts() == 1, "one restart");
+    // The restart tally and the cached object are two views of the watch: await both.
+    var restarting =
+        awaitStatus(
+            ref,
+            s -> s.restarts() == 1 && s.reason() != null && s.reason().contains("restarting"),
+            "one restart");
     assertThat(restarting.phase()).isEqualTo(BackendPhase.RUNNING);
     assertThat(restarting.reason())
         .isEqualTo(
@@ -107,6 +112,9 @@ class KubernetesLifecycleIT extends CrudServerTest {
     operator.running(at, Map.of("Master", 1, "Worker", 2));
     operator.succeeded(at);
     awaitPhase(ref, BackendPhase.SUCCEEDED);
+    await(
+        () -> backend.cachedPhase(ref).filter(p -> p == BackendPhase.SUCCEEDED).isPresent(),
+        "the informer holds its end");
     // ttlSecondsAfterFinished: the operator deletes the job before the gateway's next look.
     operator.delete(at);
     await(() -> backend.cachedJobs() == 0, "the informer saw the delete");

@@ -182,6 +182,10 @@ class TrainJobLifecycleIT extends CrudServerTest {
     var done = submit(job(SPEC));
     trainer.complete(Attempt.of(done));
     awaitPhase(done, BackendPhase.SUCCEEDED);
+    // A read may answer from the server before the watch delivers the end: wait for the watch.
+    await(
+        () -> backend.cachedPhase(done).filter(p -> p == BackendPhase.SUCCEEDED).isPresent(),
+        "the informer holds its end");
     trainer.delete(Attempt.of(done));
     await(() -> backend.cachedJobs() == 0, "the informer saw the deletes");
     assertThat(backend.status(done).phase()).isEqualTo(BackendPhase.SUCCEEDED);
