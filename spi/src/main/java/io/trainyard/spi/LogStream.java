@@ -1,6 +1,7 @@
 package io.trainyard.spi;
 
 import java.io.Closeable;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,4 +19,18 @@ public interface LogStream extends Closeable {
 
   @Override
   void close();
+
+  /** A stream of lines already read, handed out one by one; closing it does nothing. */
+  static LogStream of(List<LogLine> lines) {
+    var remaining = List.copyOf(lines).iterator();
+    return new LogStream() {
+      @Override
+      public Optional<LogLine> next() {
+        return remaining.hasNext() ? Optional.of(remaining.next()) : Optional.empty();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
 }

@@ -11,6 +11,7 @@ import io.trainyard.spi.LogStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Streams a job's logs: from the {@link LogArchive} when the attempt's logs were archived (its pods
@@ -55,11 +56,16 @@ public final class JobLogs {
         if (current.attempt() > 1) {
           sink.accept("--- attempt " + current.attempt() + " on " + current.backendId() + " ---");
         }
-        var archived = archive.open(current.id(), current.attempt(), query);
+        var ref = json.read(current.externalRefJson(), ExternalRef.class);
+        // Only attempts on backends that do not keep logs (or no longer configured) are archived.
+        var archived =
+            keepsLogs(ref)
+                ? Optional.<LogStream>empty()
+                : archive.open(current.id(), current.attempt(), query);
         if (archived.isPresent()) {
           copy(archived.get(), sink);
         } else {
-          copy(json.read(current.externalRefJson(), ExternalRef.class), query, sink);
+          copy(ref, query, sink);
         }
         if (!query.follow()) {
           return;
@@ -84,6 +90,10 @@ public final class JobLogs {
     } catch (BackendException.NotFound e) {
       // No logs yet or any more; the job's state says which.
     }
+  }
+
+  private boolean keepsLogs(ExternalRef ref) {
+    return backends.find(ref.backendId()).map(e -> e.backend().keepsLogs()).orElse(false);
   }
 
   private static void copy(LogStream stream, LineSink sink)

@@ -5,6 +5,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.trainyard.audit.DigestSigner;
 import io.trainyard.gateway.TrainyardApplication;
 import io.trainyard.gateway.TrainyardConfiguration;
+import io.trainyard.gateway.testing.GatewayClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ final class OidcGateway {
    */
   static DropwizardAppExtension<TrainyardConfiguration> create(
       Supplier<String> issuer, String extraAuthYaml, ConfigOverride... overrides) {
-    var dir = tempDir();
+    var dir = GatewayClient.tempDir("trainyard-oidc");
     // Outside dev mode the audit keys must be configured: made here as an operator would.
     DigestSigner.loadOrGenerate(dir);
     var hmacKey = new byte[32];
@@ -98,13 +99,5 @@ final class OidcGateway {
           replicas: {master: 1}
         """
         .formatted(name, team == null ? "" : ", team: " + team, seconds);
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("trainyard-oidc");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

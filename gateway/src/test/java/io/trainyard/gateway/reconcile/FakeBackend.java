@@ -157,18 +157,7 @@ final class FakeBackend implements TrainingBackend {
     if (lines == null) {
       throw new BackendException.NotFound("no logs", null);
     }
-    var iterator = lines.iterator();
-    return new LogStream() {
-      @Override
-      public java.util.Optional<LogLine> next() {
-        return iterator.hasNext()
-            ? java.util.Optional.of(iterator.next())
-            : java.util.Optional.empty();
-      }
-
-      @Override
-      public void close() {}
-    };
+    return LogStream.of(lines);
   }
 
   @Override

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DropwizardExtensionsSupport.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AuditFlowIT {
-  private static final Path DIR = tempDir();
+  private static final Path DIR = GatewayClient.tempDir("trainyard-audit-flow");
   private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
   private static final String SECRET = "wandb-" + UUID.randomUUID();
 
@@ -290,14 +290,6 @@ class AuditFlowIT {
 
   private static String h2Url() {
     return "jdbc:h2:file:" + DIR + "/db;DB_CLOSE_ON_EXIT=FALSE";
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("trainyard-audit-flow");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static String writeConfig() {

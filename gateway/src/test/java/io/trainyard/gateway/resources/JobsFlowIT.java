@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class JobsFlowIT {
-  private static final Path DIR = tempDir();
+  private static final Path DIR = GatewayClient.tempDir("trainyard-flow");
   private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
 
   static final DropwizardAppExtension<TrainyardConfiguration> APP =
@@ -277,14 +277,6 @@ class JobsFlowIT {
       }
     }
     throw new AssertionError("job " + id + " did not end within 90 s");
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("trainyard-flow");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static String writeConfig() {

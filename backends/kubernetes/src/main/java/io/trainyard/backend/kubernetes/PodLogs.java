@@ -43,7 +43,7 @@ final class PodLogs {
       if (!follower.known(ref)) {
         throw new BackendException.NotFound(at + " is not on the cluster", null);
       }
-      return new ListedLogs(List.of());
+      return LogStream.of(List.of());
     }
     if (query.replica() != null) {
       replicas = replicas.stream().filter(r -> r.replica().equals(query.replica())).toList();
@@ -74,7 +74,7 @@ final class PodLogs {
     }
     // Stable: lines of one replica keep their order, and equal times keep rank order.
     lines.sort(Comparator.comparing(LogLine::at, Comparator.nullsFirst(Comparator.naturalOrder())));
-    return new ListedLogs(lines);
+    return LogStream.of(lines);
   }
 
   private LogStream follow(Attempt at, List<ReplicaPod> replicas, LogQuery query) {
