@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.util.TokenBuffer;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.InputLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -27,6 +28,11 @@ import java.util.Set;
  * one mapping (YAML forbids them and a last-wins parser would drop one silently), a mapping that
  * merges several anchors at once or writes keys before its {@code <<:} line (the parser applies
  * merged keys where the {@code <<:} line stands, so such keys could lose to the merged ones).
+ *
+ * <p>Every scalar is checked as a token, before anything converts it (see {@link InputLimits}): a
+ * number longer than 40 characters, with a decimal exponent beyond ±30, or YAML's {@code .inf} and
+ * {@code .nan}; a key or string holding NUL, another control character than tab, newline and
+ * carriage return, or a lone UTF-16 surrogate. Each is refused with its field's path.
  */
 public final class KubeflowDocuments {
   // Floats stay exact (500m cpus must not become 0.49999...) and are compared by value.
@@ -53,6 +59,7 @@ public final class KubeflowDocuments {
   public static JsonNode parseSingle(byte[] body) {
     var json = isJsonObject(body) ? json(body) : null;
     if (json != null) {
+      checkJsonScalars(body);
       return json;
     }
     checkStructure(body);
@@ -110,6 +117,22 @@ public final class KubeflowDocuments {
     }
   }
 
+  /**
+   * The scalar checks of {@link #walk} over a body already read as JSON. Reading the tree first
+   * costs nothing extra: Jackson keeps a number's text until asked for its value, and its own
+   * length limit (1000 characters) bounds that text.
+   */
+  private static void checkJsonScalars(byte[] body) {
+    try (var parser = JSON.createParser(body)) {
+      parser.nextToken();
+      walk(parser, "", new Anchors());
+    } catch (JsonProcessingException e) {
+      throw refused("", "is not valid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The first pass: structure only, on the plain parser, which still shows where aliases stand. */
   private static void checkStructure(byte[] body) {
     try (var parser = PLAIN.createParser(body)) {
@@ -158,6 +181,7 @@ public final class KubeflowDocuments {
       return;
     }
     var token = parser.currentToken();
+    scalar(parser, token, path);
     var anchor = token.isStructStart() ? parser.getObjectId() : null;
     if (anchor != null) {
       anchors.open.push(anchor.toString());
@@ -179,6 +203,10 @@ public final class KubeflowDocuments {
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       var key = parser.currentName();
       var at = path.isEmpty() ? key : path + "." + key;
+      var keyProblem = InputLimits.textProblem(key, false);
+      if (keyProblem != null) {
+        throw refused(path.isEmpty() ? "(document)" : path, "has a key that " + keyProblem);
+      }
       if (key.equals("<<") && !keys.isEmpty()) {
         throw refused(
             at, "comes after other keys; write the <<: line first so the keys below it win");
@@ -190,6 +218,19 @@ public final class KubeflowDocuments {
         throw refused(at, "merges several anchors; merge one per mapping (<<: *name)");
       }
       walk(parser, at, anchors);
+    }
+  }
+
+  /** Refuses a number or string token that no field could use; see the class comment. */
+  private static void scalar(JsonParser parser, JsonToken token, String path) throws IOException {
+    String problem = null;
+    if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
+      problem = InputLimits.numberProblem(parser.getText());
+    } else if (token == JsonToken.VALUE_STRING) {
+      problem = InputLimits.textProblem(parser.getText(), true);
+    }
+    if (problem != null) {
+      throw refused(path.isEmpty() ? "(document)" : path, problem);
     }
   }
 

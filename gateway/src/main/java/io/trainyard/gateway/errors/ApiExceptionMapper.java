@@ -25,7 +25,12 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
       return respond(
           api.code().status(),
           new ErrorResponse(
-              api.code().name(), api.getMessage(), api.errors(), requestId, api.detail()));
+              api.code().name(),
+              api.getMessage(),
+              api.errors(),
+              requestId,
+              api.detail(),
+              api.errorCount() == 0 ? null : api.errorCount()));
     }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();

@@ -1,6 +1,8 @@
 package io.trainyard.gateway.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -95,6 +97,11 @@ public final class SpecReader {
       job = strict.treeToValue(tree, TrainingJob.class);
     } catch (JsonMappingException e) {
       throw invalid(List.of(fieldError(e)));
+    } catch (StreamReadException e) {
+      // A whole number too large for its field (an int given 40 digits) fails as a read error.
+      var field =
+          e.getProcessor() != null ? path(e.getProcessor().getParsingContext()) : "(document)";
+      throw invalid(List.of(new FieldError(field, "is out of range for this field")));
     } catch (JsonProcessingException e) {
       throw new ApiException(ErrorCode.MALFORMED, "the job document could not be read");
     }
@@ -110,9 +117,15 @@ public final class SpecReader {
   }
 
   private static ApiException invalid(List<FieldError> errors) {
+    var listed = Math.min(errors.size(), ApiException.MAX_LISTED);
     return new ApiException(
         ErrorCode.INVALID_SPEC,
-        "the job document is not valid: " + errors.size() + " problem(s)",
+        "the job document is not valid: "
+            + errors.size()
+            + " problem(s)"
+            + (listed < errors.size()
+                ? "; the first " + listed + " are listed, and " + (errors.size() - listed) + " more"
+                : ""),
         errors,
         null);
   }
@@ -153,6 +166,19 @@ public final class SpecReader {
       return new FieldError(field, "must be " + describe(mismatched.getTargetType()));
     }
     return new FieldError(field, "is invalid");
+  }
+
+  private static String path(JsonStreamContext context) {
+    var parts = new java.util.ArrayDeque<String>();
+    for (var c = context; c != null && !c.inRoot(); c = c.getParent()) {
+      if (c.inArray()) {
+        parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
+      } else if (c.getCurrentName() != null) {
+        parts.push("." + c.getCurrentName());
+      }
+    }
+    var path = String.join("", parts);
+    return path.isEmpty() ? "(document)" : path.startsWith(".") ? path.substring(1) : path;
   }
 
   private static Throwable rootCause(Throwable e) {
