@@ -1,11 +1,13 @@
 package io.trainyard.gateway.errors;
 
 import io.trainyard.gateway.api.ErrorResponse;
+import io.trainyard.spi.spec.FieldError;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.util.List;
+import org.glassfish.jersey.server.ParamException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -32,11 +34,26 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
               api.detail(),
               api.errorCount() == 0 ? null : api.errorCount()));
     }
+    if (error instanceof ParamException param) {
+      // Jersey answers a query parameter it cannot convert with 404, as if the path were wrong.
+      var field = new FieldError(param.getParameterName(), reason(param));
+      return respond(
+          400,
+          new ErrorResponse(
+              ErrorCode.MALFORMED.name(),
+              field.field() + " " + field.message(),
+              List.of(field),
+              requestId,
+              null));
+    }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();
       var code = ErrorCode.forStatus(status);
+      var field = JsonErrorHandler.error(status);
       return respond(
-          status, new ErrorResponse(code.name(), plain(status), List.of(), requestId, null));
+          status,
+          new ErrorResponse(
+              code.name(), field.field() + " " + field.message(), List.of(field), requestId, null));
     }
     LOG.error("request {} failed", requestId, error);
     return respond(
@@ -49,14 +66,16 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             null));
   }
 
-  private static String plain(int status) {
-    return switch (status) {
-      case 404 -> "no such resource";
-      case 405 -> "method not allowed on this resource";
-      case 406 -> "cannot answer in the requested media type";
-      case 415 -> "unsupported content type";
-      default -> "request refused (HTTP " + status + ")";
-    };
+  /** Why a parameter was refused, in the words of the converter that refused it. */
+  private static String reason(ParamException param) {
+    var cause = param.getCause();
+    if (cause instanceof StrictBooleans.NotABoolean notBoolean) {
+      return notBoolean.getMessage();
+    }
+    if (cause instanceof NumberFormatException) {
+      return "must be a whole number";
+    }
+    return "is not a valid value";
   }
 
   private static Response respond(int status, ErrorResponse body) {
