@@ -2,6 +2,7 @@ package io.trainyard.kubeflow;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,15 +82,35 @@ public final class KubeflowDocuments {
     try (var parser = REPLAYING.createParser(body);
         var buffer = new TokenBuffer(parser)) {
       var tokens = 0;
-      while (parser.nextToken() != null) {
+      JsonToken token;
+      while ((token = parser.nextToken()) != null) {
         if (++tokens > MAX_TOKENS) {
           throw refused(
               "", "expands to more than " + MAX_TOKENS + " YAML nodes through its aliases");
         }
+        // Again here, where every token is read as the tree will see it (aliases replayed).
+        scalar(parser, token, path(parser.getParsingContext()));
         buffer.copyCurrentEvent(parser);
       }
       return REPLAYING.readTree(buffer.asParser());
+    } catch (NumberFormatException e) {
+      // A scalar the parser typed as a number but cannot convert; never a server error.
+      throw refused("", "holds a number that cannot be read: " + e.getMessage());
     }
+  }
+
+  /** The dotted path of the value a parser stands on, as the readers name fields. */
+  private static String path(JsonStreamContext context) {
+    var parts = new ArrayDeque<String>();
+    for (var c = context; c != null && !c.inRoot(); c = c.getParent()) {
+      if (c.inArray()) {
+        parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
+      } else if (c.getCurrentName() != null) {
+        parts.push("." + c.getCurrentName());
+      }
+    }
+    var path = String.join("", parts);
+    return path.startsWith(".") ? path.substring(1) : path;
   }
 
   // JSON may be indented with tabs, which YAML forbids: a body that opens with '{' is tried as

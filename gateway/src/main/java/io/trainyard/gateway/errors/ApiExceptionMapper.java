@@ -24,19 +24,24 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
     // Set by RequestIds on this thread; response filters, which clear it, run after mappers.
     var requestId = MDC.get(RequestIds.MDC_KEY);
     if (error instanceof ApiException api) {
+      var errors = api.errors();
+      if (errors.isEmpty() && api.code().category() == ErrorCode.Category.USER) {
+        // Every refusal names what the caller should change, even where the thrower did not.
+        errors = List.of(new FieldError(concerned(api.code()), api.getMessage()));
+      }
       return respond(
           api.code().status(),
           new ErrorResponse(
               api.code().name(),
-              api.getMessage(),
-              api.errors(),
+              ErrorText.printable(api.getMessage()),
+              ErrorText.printable(errors),
               requestId,
               api.detail(),
-              api.errorCount() == 0 ? null : api.errorCount()));
+              api.errorCount() == 0 ? errors.size() : api.errorCount()));
     }
     if (error instanceof ParamException param) {
       // Jersey answers a query parameter it cannot convert with 404, as if the path were wrong.
-      var field = new FieldError(param.getParameterName(), reason(param));
+      var field = new FieldError(ErrorText.printable(param.getParameterName()), reason(param));
       return respond(
           400,
           new ErrorResponse(
@@ -64,6 +69,17 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             List.of(),
             requestId,
             null));
+  }
+
+  /** The part of the request a refusal without field errors is about. */
+  private static String concerned(ErrorCode code) {
+    return switch (code) {
+      case UNAUTHENTICATED, FORBIDDEN -> "Authorization";
+      case NOT_FOUND -> "path";
+      case PAYLOAD_TOO_LARGE -> "body";
+      case NO_OFFER, OVER_BUDGET, INVALID_SPEC -> "spec";
+      default -> "request";
+    };
   }
 
   /** Why a parameter was refused, in the words of the converter that refused it. */

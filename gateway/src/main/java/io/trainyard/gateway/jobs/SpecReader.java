@@ -47,15 +47,15 @@ public final class SpecReader {
     try {
       var bytes = body.readNBytes(maxBytes + 1);
       if (bytes.length > maxBytes) {
-        throw new ApiException(
-            ErrorCode.PAYLOAD_TOO_LARGE, "the job document is larger than " + maxBytes + " bytes");
+        throw ApiException.field(
+            ErrorCode.PAYLOAD_TOO_LARGE, "body", "is larger than " + maxBytes + " bytes");
       }
       if (bytes.length == 0) {
-        throw new ApiException(ErrorCode.MALFORMED, "the request has no body: send a job document");
+        throw ApiException.field(ErrorCode.MALFORMED, "body", "is empty: send a job document");
       }
       return bytes;
     } catch (IOException e) {
-      throw new ApiException(ErrorCode.MALFORMED, "the request body could not be read");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "could not be read");
     }
   }
 
@@ -82,7 +82,7 @@ public final class SpecReader {
       throw malformed(e.errors());
     }
     if (tree == null || !tree.isObject()) {
-      throw new ApiException(ErrorCode.MALFORMED, "the job document must be an object");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "must be an object (a job document)");
     }
     if (KubeflowReader.isKubeflowDocument(tree)) {
       try {
@@ -103,7 +103,7 @@ public final class SpecReader {
           e.getProcessor() != null ? path(e.getProcessor().getParsingContext()) : "(document)";
       throw invalid(List.of(new FieldError(field, "is out of range for this field")));
     } catch (JsonProcessingException e) {
-      throw new ApiException(ErrorCode.MALFORMED, "the job document could not be read");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "could not be read as a job document");
     }
     return new ParsedJob(validated(job), List.of());
   }
@@ -133,9 +133,9 @@ public final class SpecReader {
   private static ApiException malformed(List<FieldError> errors) {
     var first = errors.isEmpty() ? null : errors.get(0);
     if (first == null || first.field().isEmpty()) {
-      return new ApiException(
-          ErrorCode.MALFORMED,
-          "the job document " + (first == null ? "could not be read" : first.message()));
+      var message =
+          first == null ? "could not be read" : first.message().replaceFirst("^the body ", "");
+      return ApiException.field(ErrorCode.MALFORMED, "body", message);
     }
     return new ApiException(
         ErrorCode.MALFORMED, first.field() + " " + first.message(), errors, null);
