@@ -165,6 +165,40 @@ class HostileDocumentTest {
         (System.nanoTime() - started) / 1_000_000);
   }
 
+  /** The issue's bombs, each refused; the time and the answer's size are printed for the record. */
+  @Test
+  void theIssuesBombsAreRefusedSmall() throws Exception {
+    var bombs = new java.util.LinkedHashMap<String, String>();
+    bombs.put("PyTorchJob memory 1e999999999 (302 bytes)", PYTORCH_JOB.formatted("1e999999999"));
+    bombs.put("estimatedHours 1e20000000", JSON_SPEC.formatted("\"estimatedHours\": 1e20000000"));
+    bombs.put(
+        "maxHourlyUsd 1e-999999999",
+        JSON_SPEC.formatted("\"placement\": {\"maxHourlyUsd\": 1e-999999999}"));
+    bombs.put(
+        "memory of 900,000 digits",
+        JSON_SPEC.formatted("\"resources\": {\"memory\": \"" + "9".repeat(900_000) + "\"}"));
+    bombs.put(
+        "maxRuntime 9223372036854775807d",
+        JSON_SPEC.formatted("\"maxRuntime\": \"9223372036854775807d\""));
+    bombs.put("YAML cpus .inf", YAML_SPEC + "  resources: {cpus: .inf}\n");
+    var json = io.dropwizard.jackson.Jackson.newObjectMapper();
+    var mapper = new io.trainyard.gateway.errors.ApiExceptionMapper();
+    for (var bomb : bombs.entrySet()) {
+      var started = System.nanoTime();
+      var body = bomb.getValue().getBytes(StandardCharsets.UTF_8);
+      var refusal =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              ApiException.class, () -> reader.read(body));
+      var micros = (System.nanoTime() - started) / 1_000;
+      assertThat(refusal).as(bomb.getKey()).isNotNull();
+      var answer = json.writeValueAsBytes(mapper.toResponse(refusal).getEntity());
+      assertThat(answer.length).as(bomb.getKey()).isLessThan(4_096);
+      System.out.printf(
+          "%-45s refused %d in %,d us, answer %d bytes%n",
+          bomb.getKey(), refusal.code().status(), micros, answer.length);
+    }
+  }
+
   @Test
   void atMostAHundredErrorsAreListedAndAllAreCounted() {
     var env = new StringBuilder();
