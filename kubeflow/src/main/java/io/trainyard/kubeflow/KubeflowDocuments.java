@@ -223,7 +223,7 @@ public final class KubeflowDocuments {
     var keys = new HashSet<String>();
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       var key = parser.currentName();
-      var at = path.isEmpty() ? key : path + "." + key;
+      var at = NodeReader.at(path, key);
       var keyProblem = InputLimits.textProblem(key, false);
       if (keyProblem != null) {
         throw refused(path.isEmpty() ? "(document)" : path, "has a key that " + keyProblem);

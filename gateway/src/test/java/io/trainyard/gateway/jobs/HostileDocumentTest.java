@@ -150,6 +150,12 @@ class HostileDocumentTest {
   }
 
   @Test
+  void anEmptyKeyIsNamedAsSuch() {
+    // Found by SpecReaderFuzzTest: the error about an empty key named no field.
+    assertRefused(PYTORCH_JOB.formatted("1").replaceFirst("\\{", "{\"\": 1, "), "\"\"");
+  }
+
+  @Test
   void aHugeMemoryQuantityIsRefusedByItsLengthFirst() {
     var digits = "9".repeat(900_000);
     var started = System.nanoTime();
