@@ -24,7 +24,9 @@ import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
+import io.trainyard.gateway.errors.JsonErrorHandler;
 import io.trainyard.gateway.errors.RequestIds;
+import io.trainyard.gateway.errors.StrictBooleans;
 import io.trainyard.gateway.health.BackendHealthCheck;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
@@ -171,6 +173,13 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
     jersey.register(new RequestIds());
     jersey.register(new ApiExceptionMapper());
+    jersey.register(new StrictBooleans());
+    // Errors Jetty answers itself (before Jersey, or on the admin port) in the same JSON shape.
+    environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
+    environment.getAdminContext().setErrorHandler(new JsonErrorHandler());
+    environment
+        .lifecycle()
+        .addServerLifecycleListener(server -> server.setErrorHandler(new JsonErrorHandler()));
     jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
     var reader = new SpecReader(config.getMaxSpecBytes());
     jersey.register(

@@ -130,7 +130,9 @@ final class ContainerResources {
               if (value.isEmpty() || value.get().signum() < 0) {
                 nodes
                     .findings()
-                    .refuse(at(path, e.getKey()), "is not a quantity such as 500m, 8 or 32Gi");
+                    .refuse(
+                        at(path, e.getKey()),
+                        "is not a quantity such as 500m, 8 or 32Gi (at most 64 characters, within 1e±30)");
               } else {
                 result.put(e.getKey(), e.getValue());
               }

@@ -2,6 +2,7 @@ package io.trainyard.kubeflow;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.util.TokenBuffer;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.InputLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -27,6 +29,11 @@ import java.util.Set;
  * one mapping (YAML forbids them and a last-wins parser would drop one silently), a mapping that
  * merges several anchors at once or writes keys before its {@code <<:} line (the parser applies
  * merged keys where the {@code <<:} line stands, so such keys could lose to the merged ones).
+ *
+ * <p>Every scalar is checked as a token, before anything converts it (see {@link InputLimits}): a
+ * number longer than 40 characters, with a decimal exponent beyond ±30, or YAML's {@code .inf} and
+ * {@code .nan}; a key or string holding NUL, another control character than tab, newline and
+ * carriage return, or a lone UTF-16 surrogate. Each is refused with its field's path.
  */
 public final class KubeflowDocuments {
   // Floats stay exact (500m cpus must not become 0.49999...) and are compared by value.
@@ -53,6 +60,7 @@ public final class KubeflowDocuments {
   public static JsonNode parseSingle(byte[] body) {
     var json = isJsonObject(body) ? json(body) : null;
     if (json != null) {
+      checkJsonScalars(body);
       return json;
     }
     checkStructure(body);
@@ -74,15 +82,35 @@ public final class KubeflowDocuments {
     try (var parser = REPLAYING.createParser(body);
         var buffer = new TokenBuffer(parser)) {
       var tokens = 0;
-      while (parser.nextToken() != null) {
+      JsonToken token;
+      while ((token = parser.nextToken()) != null) {
         if (++tokens > MAX_TOKENS) {
           throw refused(
               "", "expands to more than " + MAX_TOKENS + " YAML nodes through its aliases");
         }
+        // Again here, where every token is read as the tree will see it (aliases replayed).
+        scalar(parser, token, path(parser.getParsingContext()));
         buffer.copyCurrentEvent(parser);
       }
       return REPLAYING.readTree(buffer.asParser());
+    } catch (NumberFormatException e) {
+      // A scalar the parser typed as a number but cannot convert; never a server error.
+      throw refused("", "holds a number that cannot be read: " + e.getMessage());
     }
+  }
+
+  /** The dotted path of the value a parser stands on, as the readers name fields. */
+  private static String path(JsonStreamContext context) {
+    var parts = new ArrayDeque<String>();
+    for (var c = context; c != null && !c.inRoot(); c = c.getParent()) {
+      if (c.inArray()) {
+        parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
+      } else if (c.getCurrentName() != null) {
+        parts.push("." + c.getCurrentName());
+      }
+    }
+    var path = String.join("", parts);
+    return path.startsWith(".") ? path.substring(1) : path;
   }
 
   // JSON may be indented with tabs, which YAML forbids: a body that opens with '{' is tried as
@@ -105,6 +133,22 @@ public final class KubeflowDocuments {
       return tree;
     } catch (JsonProcessingException e) {
       return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The scalar checks of {@link #walk} over a body already read as JSON. Reading the tree first
+   * costs nothing extra: Jackson keeps a number's text until asked for its value, and its own
+   * length limit (1000 characters) bounds that text.
+   */
+  private static void checkJsonScalars(byte[] body) {
+    try (var parser = JSON.createParser(body)) {
+      parser.nextToken();
+      walk(parser, "", new Anchors());
+    } catch (JsonProcessingException e) {
+      throw refused("", "is not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -158,6 +202,7 @@ public final class KubeflowDocuments {
       return;
     }
     var token = parser.currentToken();
+    scalar(parser, token, path);
     var anchor = token.isStructStart() ? parser.getObjectId() : null;
     if (anchor != null) {
       anchors.open.push(anchor.toString());
@@ -178,7 +223,11 @@ public final class KubeflowDocuments {
     var keys = new HashSet<String>();
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       var key = parser.currentName();
-      var at = path.isEmpty() ? key : path + "." + key;
+      var at = NodeReader.at(path, key);
+      var keyProblem = InputLimits.textProblem(key, false);
+      if (keyProblem != null) {
+        throw refused(path.isEmpty() ? "(document)" : path, "has a key that " + keyProblem);
+      }
       if (key.equals("<<") && !keys.isEmpty()) {
         throw refused(
             at, "comes after other keys; write the <<: line first so the keys below it win");
@@ -190,6 +239,19 @@ public final class KubeflowDocuments {
         throw refused(at, "merges several anchors; merge one per mapping (<<: *name)");
       }
       walk(parser, at, anchors);
+    }
+  }
+
+  /** Refuses a number or string token that no field could use; see the class comment. */
+  private static void scalar(JsonParser parser, JsonToken token, String path) throws IOException {
+    String problem = null;
+    if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
+      problem = InputLimits.numberProblem(parser.getText());
+    } else if (token == JsonToken.VALUE_STRING) {
+      problem = InputLimits.textProblem(parser.getText(), true);
+    }
+    if (problem != null) {
+      throw refused(path.isEmpty() ? "(document)" : path, problem);
     }
   }
 

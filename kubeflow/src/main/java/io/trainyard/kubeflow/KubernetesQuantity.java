@@ -3,6 +3,7 @@ package io.trainyard.kubeflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.trainyard.spi.spec.InputLimits;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Optional;
@@ -44,9 +45,10 @@ final class KubernetesQuantity {
       return Optional.empty();
     }
     if (node.isNumber()) {
-      return Optional.of(node.decimalValue());
+      return bounded(node.decimalValue());
     }
-    if (!node.isTextual()) {
+    // The length first: BigDecimal's parsing is quadratic in the digits (900,000 took 25 s).
+    if (!node.isTextual() || node.textValue().length() > InputLimits.MAX_QUANTITY_CHARS) {
       return Optional.empty();
     }
     var m = QUANTITY.matcher(node.textValue());
@@ -56,12 +58,29 @@ final class KubernetesQuantity {
     var number = new BigDecimal(m.group(1));
     var suffix = m.group(2);
     if (suffix == null) {
-      return Optional.of(number);
+      return bounded(number);
     }
     if (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E') {
-      return Optional.of(number.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1))));
+      // Checked before scaling: 1e999999999 would otherwise print as a billion digits.
+      var exponent = new BigDecimal(suffix.substring(1));
+      if (exponent.abs().compareTo(BigDecimal.valueOf(InputLimits.MAX_EXPONENT)) > 0
+          || exponent.stripTrailingZeros().scale() > 0) {
+        return Optional.empty();
+      }
+      return bounded(number.scaleByPowerOfTen(exponent.intValueExact()));
     }
-    return Optional.of(number.multiply(SUFFIXES.get(suffix)));
+    return bounded(number.multiply(SUFFIXES.get(suffix)));
+  }
+
+  /** Quantities beyond 1e±30 (plus a suffix's 1e18) are refused as not being quantities. */
+  private static Optional<BigDecimal> bounded(BigDecimal value) {
+    if (value.signum() == 0) {
+      return Optional.of(value);
+    }
+    long exponent = (long) value.precision() - value.scale() - 1;
+    return Math.abs(exponent) > InputLimits.MAX_EXPONENT + 18
+        ? Optional.empty()
+        : Optional.of(value);
   }
 
   /** The text of a quantity node, as the spec keeps memory ({@code 32Gi}, or bytes as digits). */

@@ -24,7 +24,9 @@ final class NodeReader {
   }
 
   static String at(String path, String field) {
-    return path.isEmpty() ? field : path + "." + field;
+    // An empty key is shown as "" so that an error about it still names a field.
+    var name = field.isEmpty() ? "\"\"" : field;
+    return path.isEmpty() ? name : path + "." + name;
   }
 
   static String at(String path, int index) {

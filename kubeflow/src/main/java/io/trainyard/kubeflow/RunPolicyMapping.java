@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.trainyard.spi.spec.CleanPodPolicy;
 import io.trainyard.spi.spec.Cleanup;
+import io.trainyard.spi.spec.InputLimits;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.Quantities;
 import io.trainyard.spi.spec.Scheduling;
@@ -82,12 +83,29 @@ final class RunPolicyMapping {
     var deadline =
         nodes.longInteger(
             policy.get("activeDeadlineSeconds"), at(path, "activeDeadlineSeconds"), 1);
+    if (ttl != null
+        && withinMaxDuration(ttl.longValue(), at(path, "ttlSecondsAfterFinished"), nodes) == null) {
+      ttl = null;
+    }
+    deadline = withinMaxDuration(deadline, at(path, "activeDeadlineSeconds"), nodes);
     return new Values(
         cleanPodPolicy(policy.get("cleanPodPolicy"), at(path, "cleanPodPolicy"), nodes),
         ttl == null ? null : duration(ttl),
         deadline == null ? null : duration(deadline),
         nodes.integer(policy.get("backoffLimit"), at(path, "backoffLimit"), 0),
         scheduling(policy.get("schedulingPolicy"), at(path, "schedulingPolicy"), nodes));
+  }
+
+  /** The seconds, or null (refused at {@code path}) when they pass the spec's longest duration. */
+  private static Long withinMaxDuration(Long seconds, String path, NodeReader nodes) {
+    if (seconds != null && seconds > InputLimits.MAX_DURATION.getSeconds()) {
+      nodes
+          .findings()
+          .refuse(
+              path, "must be at most " + InputLimits.MAX_DURATION.getSeconds() + " (3650 days)");
+      return null;
+    }
+    return seconds;
   }
 
   /** A cleanPodPolicy value, from runPolicy or from the older place at the top of spec. */
@@ -155,7 +173,7 @@ final class RunPolicyMapping {
                       .findings()
                       .refuse(
                           at(at(path, "minResources"), e.getKey()),
-                          "is not a quantity such as 500m, 8 or 32Gi");
+                          "is not a quantity such as 500m, 8 or 32Gi (at most 64 characters, within 1e±30)");
                 } else {
                   minResources.put(e.getKey(), KubernetesQuantity.text(e.getValue()));
                 }

@@ -1,6 +1,7 @@
 package io.trainyard.gateway.errors;
 
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.InputLimits;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ import java.util.List;
 public final class ApiException extends RuntimeException {
   private final ErrorCode code;
   private final List<FieldError> errors;
+  private final int errorCount;
   private final transient Object detail;
 
   public ApiException(ErrorCode code, String message) {
@@ -25,9 +27,14 @@ public final class ApiException extends RuntimeException {
   public ApiException(ErrorCode code, String message, List<FieldError> errors, Object detail) {
     super(message, null, false, false);
     this.code = code;
-    this.errors = List.copyOf(errors);
+    // A hostile document can hold hundreds of thousands of errors: list the first ones, count all.
+    this.errors = List.copyOf(errors.subList(0, Math.min(errors.size(), MAX_LISTED)));
+    this.errorCount = errors.size();
     this.detail = detail;
   }
+
+  /** Field errors listed in an answer; the rest are only counted ({@link #errorCount}). */
+  public static final int MAX_LISTED = InputLimits.MAX_ERRORS;
 
   public static ApiException field(ErrorCode code, String field, String message) {
     return new ApiException(
@@ -38,8 +45,14 @@ public final class ApiException extends RuntimeException {
     return code;
   }
 
+  /** At most {@link #MAX_LISTED} field errors, the first ones found. */
   public List<FieldError> errors() {
     return errors;
+  }
+
+  /** How many field errors there were, listed or not. */
+  public int errorCount() {
+    return errorCount;
   }
 
   public Object detail() {

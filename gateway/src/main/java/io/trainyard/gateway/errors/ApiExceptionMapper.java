@@ -1,11 +1,13 @@
 package io.trainyard.gateway.errors;
 
 import io.trainyard.gateway.api.ErrorResponse;
+import io.trainyard.spi.spec.FieldError;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.util.List;
+import org.glassfish.jersey.server.ParamException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -22,16 +24,41 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
     // Set by RequestIds on this thread; response filters, which clear it, run after mappers.
     var requestId = MDC.get(RequestIds.MDC_KEY);
     if (error instanceof ApiException api) {
+      var errors = api.errors();
+      if (errors.isEmpty() && api.code().category() == ErrorCode.Category.USER) {
+        // Every refusal names what the caller should change, even where the thrower did not.
+        errors = List.of(new FieldError(concerned(api.code()), api.getMessage()));
+      }
       return respond(
           api.code().status(),
           new ErrorResponse(
-              api.code().name(), api.getMessage(), api.errors(), requestId, api.detail()));
+              api.code().name(),
+              ErrorText.printable(api.getMessage()),
+              ErrorText.printable(errors),
+              requestId,
+              api.detail(),
+              api.errorCount() == 0 ? errors.size() : api.errorCount()));
+    }
+    if (error instanceof ParamException param) {
+      // Jersey answers a query parameter it cannot convert with 404, as if the path were wrong.
+      var field = new FieldError(ErrorText.printable(param.getParameterName()), reason(param));
+      return respond(
+          400,
+          new ErrorResponse(
+              ErrorCode.MALFORMED.name(),
+              field.field() + " " + field.message(),
+              List.of(field),
+              requestId,
+              null));
     }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();
       var code = ErrorCode.forStatus(status);
+      var field = JsonErrorHandler.error(status);
       return respond(
-          status, new ErrorResponse(code.name(), plain(status), List.of(), requestId, null));
+          status,
+          new ErrorResponse(
+              code.name(), field.field() + " " + field.message(), List.of(field), requestId, null));
     }
     LOG.error("request {} failed", requestId, error);
     return respond(
@@ -44,14 +71,27 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             null));
   }
 
-  private static String plain(int status) {
-    return switch (status) {
-      case 404 -> "no such resource";
-      case 405 -> "method not allowed on this resource";
-      case 406 -> "cannot answer in the requested media type";
-      case 415 -> "unsupported content type";
-      default -> "request refused (HTTP " + status + ")";
+  /** The part of the request a refusal without field errors is about. */
+  private static String concerned(ErrorCode code) {
+    return switch (code) {
+      case UNAUTHENTICATED, FORBIDDEN -> "Authorization";
+      case NOT_FOUND -> "path";
+      case PAYLOAD_TOO_LARGE -> "body";
+      case NO_OFFER, OVER_BUDGET, INVALID_SPEC -> "spec";
+      default -> "request";
     };
+  }
+
+  /** Why a parameter was refused, in the words of the converter that refused it. */
+  private static String reason(ParamException param) {
+    var cause = param.getCause();
+    if (cause instanceof StrictBooleans.NotABoolean notBoolean) {
+      return notBoolean.getMessage();
+    }
+    if (cause instanceof NumberFormatException) {
+      return "must be a whole number";
+    }
+    return "is not a valid value";
   }
 
   private static Response respond(int status, ErrorResponse body) {

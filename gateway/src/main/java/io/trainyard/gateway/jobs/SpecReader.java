@@ -1,6 +1,8 @@
 package io.trainyard.gateway.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -45,15 +47,15 @@ public final class SpecReader {
     try {
       var bytes = body.readNBytes(maxBytes + 1);
       if (bytes.length > maxBytes) {
-        throw new ApiException(
-            ErrorCode.PAYLOAD_TOO_LARGE, "the job document is larger than " + maxBytes + " bytes");
+        throw ApiException.field(
+            ErrorCode.PAYLOAD_TOO_LARGE, "body", "is larger than " + maxBytes + " bytes");
       }
       if (bytes.length == 0) {
-        throw new ApiException(ErrorCode.MALFORMED, "the request has no body: send a job document");
+        throw ApiException.field(ErrorCode.MALFORMED, "body", "is empty: send a job document");
       }
       return bytes;
     } catch (IOException e) {
-      throw new ApiException(ErrorCode.MALFORMED, "the request body could not be read");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "could not be read");
     }
   }
 
@@ -80,7 +82,7 @@ public final class SpecReader {
       throw malformed(e.errors());
     }
     if (tree == null || !tree.isObject()) {
-      throw new ApiException(ErrorCode.MALFORMED, "the job document must be an object");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "must be an object (a job document)");
     }
     if (KubeflowReader.isKubeflowDocument(tree)) {
       try {
@@ -95,8 +97,13 @@ public final class SpecReader {
       job = strict.treeToValue(tree, TrainingJob.class);
     } catch (JsonMappingException e) {
       throw invalid(List.of(fieldError(e)));
+    } catch (StreamReadException e) {
+      // A whole number too large for its field (an int given 40 digits) fails as a read error.
+      var field =
+          e.getProcessor() != null ? path(e.getProcessor().getParsingContext()) : "(document)";
+      throw invalid(List.of(new FieldError(field, "is out of range for this field")));
     } catch (JsonProcessingException e) {
-      throw new ApiException(ErrorCode.MALFORMED, "the job document could not be read");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "could not be read as a job document");
     }
     return new ParsedJob(validated(job), List.of());
   }
@@ -110,9 +117,15 @@ public final class SpecReader {
   }
 
   private static ApiException invalid(List<FieldError> errors) {
+    var listed = Math.min(errors.size(), ApiException.MAX_LISTED);
     return new ApiException(
         ErrorCode.INVALID_SPEC,
-        "the job document is not valid: " + errors.size() + " problem(s)",
+        "the job document is not valid: "
+            + errors.size()
+            + " problem(s)"
+            + (listed < errors.size()
+                ? "; the first " + listed + " are listed, and " + (errors.size() - listed) + " more"
+                : ""),
         errors,
         null);
   }
@@ -120,9 +133,9 @@ public final class SpecReader {
   private static ApiException malformed(List<FieldError> errors) {
     var first = errors.isEmpty() ? null : errors.get(0);
     if (first == null || first.field().isEmpty()) {
-      return new ApiException(
-          ErrorCode.MALFORMED,
-          "the job document " + (first == null ? "could not be read" : first.message()));
+      var message =
+          first == null ? "could not be read" : first.message().replaceFirst("^the body ", "");
+      return ApiException.field(ErrorCode.MALFORMED, "body", message);
     }
     return new ApiException(
         ErrorCode.MALFORMED, first.field() + " " + first.message(), errors, null);
@@ -153,6 +166,19 @@ public final class SpecReader {
       return new FieldError(field, "must be " + describe(mismatched.getTargetType()));
     }
     return new FieldError(field, "is invalid");
+  }
+
+  private static String path(JsonStreamContext context) {
+    var parts = new java.util.ArrayDeque<String>();
+    for (var c = context; c != null && !c.inRoot(); c = c.getParent()) {
+      if (c.inArray()) {
+        parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
+      } else if (c.getCurrentName() != null) {
+        parts.push("." + c.getCurrentName());
+      }
+    }
+    var path = String.join("", parts);
+    return path.isEmpty() ? "(document)" : path.startsWith(".") ? path.substring(1) : path;
   }
 
   private static Throwable rootCause(Throwable e) {

@@ -21,8 +21,15 @@ public final class JobSpecValidator {
       Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
-  private static final Pattern LABEL_KEY =
-      Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  // Kubernetes' qualified name: an optional DNS-subdomain prefix and '/', then a name of at most
+  // 63 characters (so "../x" is refused: ".." is not a DNS subdomain).
+  private static final Pattern LABEL_NAME =
+      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern LABEL_VALUE =
+      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
+  private static final int MAX_SUBDOMAIN = 253;
+  private static final int MAX_PROCESSES_PER_REPLICA = 1_024;
+  private static final int MAX_RESTARTS = 10_000;
   private static final int MAX_NAME = 63;
   private static final int MAX_REPLICAS_PER_ROLE = 1_000;
   private static final int MAX_GPUS_PER_REPLICA = 64;
@@ -41,6 +48,7 @@ public final class JobSpecValidator {
     } else {
       spec(job.spec(), errors);
     }
+    TextFieldsValidator.check(job, errors);
     return List.copyOf(errors);
   }
 
@@ -56,14 +64,46 @@ public final class JobSpecValidator {
     meta.labels()
         .forEach(
             (k, v) -> {
-              if (!LABEL_KEY.matcher(k).matches()) {
-                errors.add(new FieldError("metadata.labels." + k, "is not a valid label key"));
-              }
-              if (v == null || v.length() > MAX_NAME) {
+              if (!isLabelKey(k)) {
                 errors.add(
-                    new FieldError("metadata.labels." + k, "must be a string of at most 63"));
+                    new FieldError(
+                        "metadata.labels." + k,
+                        "is not a valid label key: an optional DNS subdomain and '/', then at"
+                            + " most 63 letters, digits, '-', '_' or '.', starting and ending"
+                            + " with a letter or digit"));
+              }
+              if (v == null || !LABEL_VALUE.matcher(v).matches()) {
+                errors.add(
+                    new FieldError(
+                        "metadata.labels." + k,
+                        "must be a label value: at most 63 letters, digits, '-', '_' or '.',"
+                            + " starting and ending with a letter or digit"));
               }
             });
+  }
+
+  static boolean isLabelKey(String key) {
+    var slash = key.lastIndexOf('/');
+    if (slash >= 0) {
+      var prefix = key.substring(0, slash);
+      if (!isSubdomain(prefix)) {
+        return false;
+      }
+    }
+    return LABEL_NAME.matcher(key.substring(slash + 1)).matches();
+  }
+
+  // Each dot-separated part a DNS-1123 label, so ".", ".." and "a..b" are refused.
+  private static boolean isSubdomain(String name) {
+    if (name.isEmpty() || name.length() > MAX_SUBDOMAIN) {
+      return false;
+    }
+    for (var part : name.split("\\.", -1)) {
+      if (part.length() > MAX_NAME || !DNS1123_LABEL.matcher(part).matches()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void dnsLabel(String field, String value, List<FieldError> errors) {
@@ -93,14 +133,15 @@ public final class JobSpecValidator {
       scheduling(spec.kubernetes().scheduling(), errors);
     }
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
+    atMost(
+        "spec.processesPerReplica", spec.processesPerReplica(), MAX_PROCESSES_PER_REPLICA, errors);
     elastic(spec, errors);
-    if (spec.estimatedHours() != null && spec.estimatedHours().signum() <= 0) {
-      errors.add(new FieldError("spec.estimatedHours", "must be greater than 0"));
-    }
+    decimal("spec.estimatedHours", spec.estimatedHours(), InputLimits.MAX_ESTIMATED_HOURS, errors);
     duration("spec.maxRuntime", spec.maxRuntime(), false, errors);
     if (spec.maxRestarts() != null && spec.maxRestarts() < 0) {
       errors.add(new FieldError("spec.maxRestarts", "must be 0 or more"));
     }
+    atMost("spec.maxRestarts", spec.maxRestarts(), MAX_RESTARTS, errors);
     if (spec.cleanup() != null) {
       // 0s is meaningful here (delete the job object as soon as it ends), unlike maxRuntime.
       duration("spec.cleanup.ttlAfterFinished", spec.cleanup().ttlAfterFinished(), true, errors);
@@ -200,8 +241,11 @@ public final class JobSpecValidator {
     if (r.gpuType() != null && r.gpuType().isBlank()) {
       errors.add(new FieldError(at + ".gpuType", "must not be empty (leave it out for any type)"));
     }
-    if (r.cpus() != null && !(r.cpus() > 0)) {
-      errors.add(new FieldError(at + ".cpus", "must be greater than 0"));
+    if (r.cpus() != null && !(r.cpus() > 0 && r.cpus() <= InputLimits.MAX_CPUS)) {
+      errors.add(
+          new FieldError(
+              at + ".cpus",
+              "must be a number greater than 0 and at most " + (long) InputLimits.MAX_CPUS));
     }
     if (r.memory() != null) {
       try {
@@ -223,6 +267,7 @@ public final class JobSpecValidator {
           if (v == null) {
             errors.add(new FieldError(at + "." + k, "must be a string"));
           }
+          // The value's characters are checked with the other free text (TextFieldsValidator).
         });
   }
 
@@ -244,11 +289,21 @@ public final class JobSpecValidator {
             errors.add(new FieldError(at, "must be {secret: NAME, key: KEY}"));
             return;
           }
-          if (ref.secret().length() > 253 || !DNS1123_SUBDOMAIN.matcher(ref.secret()).matches()) {
-            errors.add(new FieldError(at + ".secret", "is not a valid secret name"));
+          if (!isSubdomain(ref.secret())) {
+            errors.add(
+                new FieldError(
+                    at + ".secret", "is not a valid secret name (a DNS-1123 subdomain)"));
           }
-          if (!SECRET_KEY.matcher(ref.key()).matches() || ref.key().startsWith("..")) {
-            errors.add(new FieldError(at + ".key", "is not a valid secret key"));
+          // Kubernetes' rule for Secret keys; "." and ".." would name a directory, not a file.
+          if (ref.key().length() > MAX_SUBDOMAIN
+              || !SECRET_KEY.matcher(ref.key()).matches()
+              || ref.key().equals(".")
+              || ref.key().startsWith("..")) {
+            errors.add(
+                new FieldError(
+                    at + ".key",
+                    "is not a valid secret key: letters, digits, '-', '_' and '.', not '.' or"
+                        + " '..'"));
           }
         });
   }
@@ -331,9 +386,7 @@ public final class JobSpecValidator {
   }
 
   private void placement(PlacementSpec p, List<FieldError> errors) {
-    if (p.maxHourlyUsd() != null && p.maxHourlyUsd().compareTo(BigDecimal.ZERO) <= 0) {
-      errors.add(new FieldError("spec.placement.maxHourlyUsd", "must be greater than 0"));
-    }
+    decimal("spec.placement.maxHourlyUsd", p.maxHourlyUsd(), InputLimits.MAX_HOURLY_USD, errors);
     if (p.effectivePolicy() == PlacementPolicy.PINNED && p.backends().size() != 1) {
       errors.add(
           new FieldError("spec.placement.backends", "policy pinned needs exactly one backend"));
@@ -342,6 +395,28 @@ public final class JobSpecValidator {
       if (p.regions().get(i) == null || p.regions().get(i).isBlank()) {
         errors.add(new FieldError("spec.placement.regions[" + i + "]", "must not be empty"));
       }
+    }
+  }
+
+  /** Greater than 0 and at most {@code max}; compared without converting the number. */
+  private static void decimal(String at, BigDecimal value, BigDecimal max, List<FieldError> e) {
+    // inRange refuses 1e-999999999, which is above 0 but would expand when priced.
+    if (value != null
+        && (value.signum() <= 0 || value.compareTo(max) > 0 || !InputLimits.inRange(value))) {
+      e.add(
+          new FieldError(
+              at,
+              "must be greater than 0 and at most "
+                  + max.toPlainString()
+                  + " (and at least 1e-"
+                  + InputLimits.MAX_EXPONENT
+                  + ")"));
+    }
+  }
+
+  private static void atMost(String at, Integer value, int max, List<FieldError> errors) {
+    if (value != null && value > max) {
+      errors.add(new FieldError(at, "must be at most " + max));
     }
   }
 

@@ -33,13 +33,22 @@ public final class Quantities {
    * @throws IllegalArgumentException naming the expected format
    */
   public static long bytes(String quantity) {
+    // The length is checked before the pattern and BigDecimal, whose costs grow with it.
+    if (quantity != null && quantity.length() > InputLimits.MAX_QUANTITY_CHARS) {
+      throw new IllegalArgumentException(
+          "is longer than " + InputLimits.MAX_QUANTITY_CHARS + " characters");
+    }
     var m = QUANTITY.matcher(quantity == null ? "" : quantity.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException(
           "'" + quantity + "' is not a memory quantity such as 512Mi, 32Gi or 1Ti");
     }
     var unit = m.group(2) == null ? 1L : UNITS.get(m.group(2));
-    return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit)).longValue();
+    var bytes = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit));
+    if (bytes.compareTo(BigDecimal.valueOf(InputLimits.MAX_MEMORY_BYTES)) > 0) {
+      throw new IllegalArgumentException("'" + quantity + "' is more than 1Ei");
+    }
+    return bytes.longValue();
   }
 
   /** GiB of a quantity, for comparing with instance shapes. */
@@ -53,19 +62,39 @@ public final class Quantities {
    * @throws IllegalArgumentException naming the expected format
    */
   public static Duration duration(String text) {
+    if (text != null && text.length() > InputLimits.MAX_QUANTITY_CHARS) {
+      throw new IllegalArgumentException(
+          "is longer than " + InputLimits.MAX_QUANTITY_CHARS + " characters");
+    }
     var m = DURATION.matcher(text == null ? "" : text.trim());
     if (text == null || text.isBlank() || !m.matches()) {
       throw new IllegalArgumentException(
           "'" + text + "' is not a duration such as 45s, 30m, 6h or 1h30m");
     }
-    var d = Duration.ZERO;
-    d = d.plusDays(group(m.group(1)));
-    d = d.plusHours(group(m.group(2)));
-    d = d.plusMinutes(group(m.group(3)));
-    return d.plusSeconds(group(m.group(4)));
+    // Each part is bounded before it is added, so no sum can overflow Duration or a long.
+    var seconds =
+        part(m.group(1), 86_400)
+            + part(m.group(2), 3_600)
+            + part(m.group(3), 60)
+            + part(m.group(4), 1);
+    if (seconds > InputLimits.MAX_DURATION.getSeconds()) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is longer than " + InputLimits.MAX_DURATION.toDays() + "d");
+    }
+    return Duration.ofSeconds(seconds);
   }
 
-  private static long group(String g) {
-    return g == null ? 0 : Long.parseLong(g);
+  /** Seconds of one part, or more than the limit (never an overflow) when it is out of range. */
+  private static long part(String digits, long unitSeconds) {
+    if (digits == null) {
+      return 0;
+    }
+    var limit = InputLimits.MAX_DURATION.getSeconds();
+    // 12 digits of days, hours, minutes or seconds already exceed the limit: stop there.
+    digits = digits.replaceFirst("^0+(?=.)", "");
+    if (digits.length() > 12) {
+      return limit + 1;
+    }
+    return Math.min(Long.parseLong(digits) * unitSeconds, limit + 1);
   }
 }

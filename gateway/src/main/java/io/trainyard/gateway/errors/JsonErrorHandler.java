@@ -1,0 +1,89 @@
+package io.trainyard.gateway.errors;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trainyard.gateway.api.ErrorResponse;
+import io.trainyard.spi.spec.FieldError;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's error pages in the API's error shape: what Jetty refuses before Jersey sees a request (an
+ * ambiguous path such as {@code //v1/jobs} or {@code /%2e%2e/}, headers or a URI too large, a
+ * request that does not parse, a path no servlet serves on the admin port) comes back as {@code
+ * {code, message, errors[], requestId}} like every other error, never an HTML page. Jetty's own
+ * message is not repeated: it can quote the request. Installed on the server and on the application
+ * and admin contexts. Thread-safe.
+ */
+public final class JsonErrorHandler extends ErrorHandler {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Always our body: Jetty's own handler writes none for a request whose method it does not know
+   * (what an unparsable or ambiguous request has) and HTML or its own JSON otherwise.
+   */
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    var code = response.getStatus();
+    if (request.getAttribute(ERROR_EXCEPTION) instanceof HttpException http) {
+      code = http.getCode();
+      response.setStatus(code);
+    }
+    var id = UUID.randomUUID().toString();
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put(RequestIds.HEADER, id);
+    if (HttpStatus.hasNoBody(code)) {
+      callback.succeeded();
+      return true;
+    }
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(body(code, id)), callback);
+    return true;
+  }
+
+  static byte[] body(int status, String requestId) {
+    var code = ErrorCode.forStatus(status);
+    var error = error(status);
+    try {
+      return JSON.writeValueAsString(
+              new ErrorResponse(
+                  code.name(),
+                  error.field() + " " + error.message(),
+                  List.of(error),
+                  requestId,
+                  null))
+          .getBytes(StandardCharsets.UTF_8);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an error body could not be written", e);
+    }
+  }
+
+  /** What was wrong with the request, by the part of it Jetty refused. */
+  static FieldError error(int status) {
+    return switch (status) {
+      case 400 ->
+          new FieldError(
+              "request",
+              "could not be read: a malformed request line or header, or an ambiguous path"
+                  + " (empty segments, encoded '.', '/' or '\\\\' are refused)");
+      case 404 -> new FieldError("path", "names no resource");
+      case 405 -> new FieldError("method", "is not allowed on this resource");
+      case 406 -> new FieldError("Accept", "names no media type this resource answers in");
+      case 413 -> new FieldError("body", "is too large");
+      case 414 -> new FieldError("uri", "is too long");
+      case 415 -> new FieldError("Content-Type", "is not supported here");
+      case 431 -> new FieldError("headers", "are too large");
+      default ->
+          new FieldError("request", status < 500 ? "was refused (HTTP " + status + ")" : "failed");
+    };
+  }
+}
