@@ -97,7 +97,7 @@ class CrashRecoveryIT {
               .map(o -> o.getMetadata().getLabels().get("trainyard.io/job-id"))
               .toList();
       int duplicateObjects = objectJobIds.size() - new HashSet<>(objectJobIds).size();
-      var chain = verifyChain(cluster);
+      var chain = verifyChain(cluster, issuer);
 
       new ReliabilityFigures("crash-kill9-2procs")
           .put("submissions", n)
@@ -254,7 +254,7 @@ class CrashRecoveryIT {
   }
 
   /** {@code POST /v1/audit/exports} on a live node, verified offline with the published key. */
-  static boolean verifyChain(GatewayCluster cluster) {
+  static boolean verifyChain(GatewayCluster cluster, TestIssuer issuer) {
     var auditor = issuer.mint("aud", List.of("ml"), List.of("auditor"));
     var node = cluster.node(0);
     var client = node.client();
