@@ -197,6 +197,7 @@ public final class FaultProxy implements AutoCloseable {
                 () -> {
                   copy(upstream.getInputStream(), client.getOutputStream());
                   closeQuietly(client);
+                  return null;
                 });
         copy(client.getInputStream(), upstream.getOutputStream());
         upstream.shutdownOutput();
