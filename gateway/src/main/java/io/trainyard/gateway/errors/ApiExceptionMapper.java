@@ -21,6 +21,9 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
   public Response toResponse(Throwable error) {
     // Set by RequestIds on this thread; response filters, which clear it, run after mappers.
     var requestId = MDC.get(RequestIds.MDC_KEY);
+    if (DatabaseOutage.isCause(error)) {
+      return DatabaseOutage.answer(requestId, error);
+    }
     if (error instanceof ApiException api) {
       return respond(
           api.code().status(),
@@ -33,22 +36,6 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
       return respond(
           status, new ErrorResponse(code.name(), plain(status), List.of(), requestId, null));
     }
-    if (DatabaseOutage.isCause(error)) {
-      // Not a bug and nothing the caller did: the database is away. Nothing was committed (the
-      // request's transaction could not be), so the same request can simply be sent again.
-      LOG.warn("request {} refused: the database is unavailable ({})", requestId, rootOf(error));
-      return Response.status(503)
-          .type(MediaType.APPLICATION_JSON_TYPE)
-          .header("Retry-After", DatabaseOutage.RETRY_AFTER_SECONDS)
-          .entity(
-              new ErrorResponse(
-                  ErrorCode.DATABASE_UNAVAILABLE.name(),
-                  "the gateway's database is unavailable; nothing was changed, retry later",
-                  List.of(),
-                  requestId,
-                  null))
-          .build();
-    }
     LOG.error("request {} failed", requestId, error);
     return respond(
         500,
@@ -58,14 +45,6 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             List.of(),
             requestId,
             null));
-  }
-
-  private static String rootOf(Throwable error) {
-    var root = error;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getClass().getSimpleName() + ": " + root.getMessage();
   }
 
   private static String plain(int status) {
