@@ -1,6 +1,7 @@
 package io.trainyard.gateway.config;
 
 import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.util.Duration;
 import io.trainyard.gateway.db.EmbeddedH2;
 import jakarta.validation.constraints.Min;
 import java.nio.file.Path;
@@ -74,6 +75,11 @@ public class DatabaseConfig {
     f.setMinSize(Math.min(2, maxPoolSize));
     f.setInitialSize(Math.min(2, maxPoolSize));
     f.setValidationQuery("SELECT 1");
+    // After a database restart or failover every pooled connection is dead; checked on borrow
+    // (at most once a second each), they are replaced instead of failing requests one by one, so
+    // the service resumes by itself as soon as the database is back.
+    f.setCheckConnectionOnBorrow(true);
+    f.setValidationInterval(Duration.seconds(1));
     return f;
   }
 }

@@ -1,6 +1,9 @@
 package io.trainyard.gateway.db;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import javax.sql.DataSource;
 import liquibase.Scope;
@@ -13,13 +16,31 @@ import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import liquibase.ui.LoggerUIService;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Brings the schema up to date with {@code db/changelog.xml} at start, so the zero-config gateway
  * needs no manual step. Safe to run on every start and from several replicas at once: Liquibase
- * applies only the changesets not applied yet, under its own lock table.
+ * applies only the changesets not applied yet.
+ *
+ * <p>Liquibase's own lock is a row in {@code DATABASECHANGELOGLOCK}; a gateway killed while holding
+ * it leaves it set, and every later start then waits five minutes and fails. So replicas are
+ * serialised by a lock that dies with its holder instead — a session-level PostgreSQL advisory lock
+ * (H2: the file admits one process; a JVM-wide monitor covers several gateways in one JVM) — and
+ * whoever holds that lock knows a set Liquibase lock is stale and releases it.
  */
 public final class DatabaseMigrator {
+  private static final Logger LOG = LoggerFactory.getLogger(DatabaseMigrator.class);
+
+  /** The advisory lock's key: any constant the gateway owns in its database. */
+  private static final long ADVISORY_LOCK_KEY = 0x7472_6169_6e79_6172L; // "trainyar"
+
+  /** How long a start waits for another live replica's migration. */
+  private static final Duration LOCK_WAIT = Duration.ofMinutes(5);
+
+  private static final Object IN_PROCESS = new Object();
+
   /** The changelog on the class path (also what the {@code db migrate} command should use). */
   public static final String CHANGELOG = "db/changelog.xml";
 
@@ -49,8 +70,26 @@ public final class DatabaseMigrator {
             Connection connection = handle.getConnection();
             // Liquibase turns auto-commit off; the connection goes back to a pool afterwards.
             boolean autoCommit = connection.getAutoCommit();
+            boolean postgres =
+                "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
             try {
-              update(connection);
+              connection.setAutoCommit(true);
+              if (postgres) {
+                lockAcrossReplicas(connection);
+              }
+              try {
+                synchronized (IN_PROCESS) {
+                  if (postgres || !sharedH2(connection)) {
+                    releaseStaleLock(connection);
+                  }
+                  update(connection);
+                }
+              } finally {
+                if (postgres) {
+                  connection.setAutoCommit(true);
+                  unlockAcrossReplicas(connection);
+                }
+              }
             } finally {
               connection.setAutoCommit(autoCommit);
             }
@@ -58,6 +97,94 @@ public final class DatabaseMigrator {
     } catch (Exception e) {
       throw new IllegalStateException("could not bring the database schema up to date", e);
     }
+  }
+
+  /**
+   * Waits for the advisory lock. PostgreSQL drops a session's advisory locks when its connection
+   * ends, so a replica that was killed cannot hold it; one that is alive and migrating is waited
+   * for.
+   */
+  private static void lockAcrossReplicas(Connection connection) throws SQLException {
+    var deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+    try (var s = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+      s.setLong(1, ADVISORY_LOCK_KEY);
+      while (true) {
+        try (var r = s.executeQuery()) {
+          r.next();
+          if (r.getBoolean(1)) {
+            return;
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "another gateway has been migrating the schema for over "
+                  + LOCK_WAIT.toMinutes()
+                  + " minutes (it holds the migration lock); not starting on a half-migrated"
+                  + " schema");
+        }
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for the migration lock", e);
+        }
+      }
+    }
+  }
+
+  private static void unlockAcrossReplicas(Connection connection) throws SQLException {
+    try (var s = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+      s.setLong(1, ADVISORY_LOCK_KEY);
+      s.execute();
+    }
+  }
+
+  /**
+   * An H2 file opened with AUTO_SERVER may have other processes: their lock is not ours to free.
+   */
+  private static boolean sharedH2(Connection connection) throws SQLException {
+    return connection.getMetaData().getURL().toUpperCase(Locale.ROOT).contains("AUTO_SERVER=TRUE");
+  }
+
+  /**
+   * Called holding the lock that excludes every other migrator: a set Liquibase lock can only be
+   * left over by one that died.
+   */
+  private static void releaseStaleLock(Connection connection) throws SQLException {
+    if (!lockTableExists(connection)) {
+      return; // a new database: Liquibase creates the table
+    }
+    try (var s = connection.createStatement()) {
+      var stale = new StringBuilder();
+      try (var r =
+          s.executeQuery("SELECT LOCKEDBY FROM DATABASECHANGELOGLOCK WHERE LOCKED = TRUE")) {
+        while (r.next()) {
+          stale.append(r.getString(1));
+        }
+      }
+      int released =
+          s.executeUpdate(
+              "UPDATE DATABASECHANGELOGLOCK SET LOCKED = FALSE, LOCKGRANTED = NULL, LOCKEDBY = NULL"
+                  + " WHERE LOCKED = TRUE");
+      if (released > 0) {
+        LOG.warn(
+            "released the schema migration lock left by a gateway that stopped while migrating"
+                + " (locked by {})",
+            stale);
+      }
+    }
+  }
+
+  private static boolean lockTableExists(Connection connection) throws SQLException {
+    var meta = connection.getMetaData();
+    for (var name : new String[] {"DATABASECHANGELOGLOCK", "databasechangeloglock"}) {
+      try (var tables = meta.getTables(null, null, name, new String[] {"TABLE"})) {
+        if (tables.next()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static void update(Connection connection) throws Exception {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -149,6 +150,14 @@ public final class JobStore {
    * @return the rows won, as now stored (new lease, new version)
    */
   public List<JobRow> claim(String owner, Duration lease, int max) {
+    return claim(owner, lease, max, id -> false);
+  }
+
+  /**
+   * {@link #claim(String, Duration, int)}, leaving alone the jobs {@code busy} names: those this
+   * replica is still stepping, whose version a new lease would bump under the step's feet.
+   */
+  public List<JobRow> claim(String owner, Duration lease, int max, Predicate<String> busy) {
     Objects.requireNonNull(owner, "owner");
     var now = now();
     var until = now.plus(lease);
@@ -173,6 +182,9 @@ public final class JobStore {
           for (var candidate : candidates) {
             if (won.size() == max) {
               break;
+            }
+            if (busy.test(candidate.id())) {
+              continue;
             }
             if (leaseOne(h, candidate, owner, until)) {
               won.add(

@@ -23,6 +23,9 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
   public Response toResponse(Throwable error) {
     // Set by RequestIds on this thread; response filters, which clear it, run after mappers.
     var requestId = MDC.get(RequestIds.MDC_KEY);
+    if (DatabaseOutage.isCause(error)) {
+      return DatabaseOutage.answer(requestId, error);
+    }
     if (error instanceof ApiException api) {
       var errors = api.errors();
       if (errors.isEmpty() && api.code().category() == ErrorCode.Category.USER) {

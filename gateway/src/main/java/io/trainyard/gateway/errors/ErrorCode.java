@@ -17,6 +17,8 @@ public enum ErrorCode {
   BACKEND_UNAVAILABLE(503, Category.EXTERNAL),
   /** The audit log cannot be written, so the request was refused (audit.failClosed). */
   AUDIT_UNAVAILABLE(503, Category.INTERNAL),
+  /** The database cannot be reached (down, restarting, failing over): retry later. */
+  DATABASE_UNAVAILABLE(503, Category.INTERNAL),
   INTERNAL(500, Category.INTERNAL);
 
   /** Whose fault an error is: the caller's, a backend's or cloud's, or ours. */

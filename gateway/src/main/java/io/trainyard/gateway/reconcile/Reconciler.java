@@ -10,7 +10,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -21,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * one step along ({@link JobStepper}). Wakes on pushed backend events and on new submissions, and
  * at least every resync interval, the safety net for anything a push missed. Leases and fenced
  * writes ({@link JobStore#claim}, {@link JobStore#update}) make it safe to run in many replicas.
+ *
+ * <p>Jobs are stepped in one lane per backend (a thread each), so a backend whose calls hang until
+ * their timeout — minutes, with an SDK's own retries — holds up only its own jobs: the loop keeps
+ * leasing, and a job still being stepped in its lane is left out of the next leases until its step
+ * ends.
  */
 public final class Reconciler implements Managed {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
@@ -36,6 +48,8 @@ public final class Reconciler implements Managed {
   private final Clock clock;
   private final Semaphore wake = new Semaphore(0);
   private final List<Subscription> subscriptions = new ArrayList<>();
+  private final Map<String, ExecutorService> lanes = new ConcurrentHashMap<>();
+  private final Set<String> inLane = ConcurrentHashMap.newKeySet();
   private volatile boolean running;
   private Instant nextPurge = Instant.MIN;
   private Thread thread;
@@ -95,6 +109,13 @@ public final class Reconciler implements Managed {
       thread.interrupt();
       thread.join(TimeUnit.SECONDS.toMillis(10));
     }
+    for (var lane : lanes.values()) {
+      lane.shutdownNow();
+    }
+    for (var lane : lanes.values()) {
+      lane.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    lanes.clear();
   }
 
   private void loop() {
@@ -122,14 +143,53 @@ public final class Reconciler implements Managed {
    */
   public int passOnce() {
     purgeExpiredKeys();
-    var claimed = store.claim(owner, lease, batchSize);
-    for (JobRow job : claimed) {
-      if (!running && thread != null) {
-        break;
-      }
-      stepper.step(job, owner);
+    var claimed = store.claim(owner, lease, batchSize, inLane::contains);
+    if (thread == null) {
+      // Driven by a test, without the background thread: every step done when this returns.
+      claimed.forEach(job -> stepper.step(job, owner));
+      return claimed.size();
     }
+    var byLane = new LinkedHashMap<String, List<JobRow>>();
+    for (JobRow job : claimed) {
+      byLane.computeIfAbsent(laneOf(job), k -> new ArrayList<>()).add(job);
+    }
+    byLane.forEach(this::stepInLane);
     return claimed.size();
+  }
+
+  /** Jobs not routed anywhere yet (re-quotes of QUEUED ones) share a lane of their own. */
+  private static String laneOf(JobRow job) {
+    return job.backendId() == null ? "" : job.backendId();
+  }
+
+  private void stepInLane(String lane, List<JobRow> jobs) {
+    jobs.forEach(job -> inLane.add(job.id()));
+    var executor =
+        lanes.computeIfAbsent(
+            lane,
+            name ->
+                Executors.newSingleThreadExecutor(
+                    r -> {
+                      var t = new Thread(r, "reconciler-" + owner + "-" + name);
+                      t.setDaemon(true);
+                      return t;
+                    }));
+    try {
+      executor.execute(
+          () -> {
+            for (JobRow job : jobs) {
+              try {
+                if (running) {
+                  stepper.step(job, owner);
+                }
+              } finally {
+                inLane.remove(job.id());
+              }
+            }
+          });
+    } catch (RejectedExecutionException stopping) {
+      jobs.forEach(job -> inLane.remove(job.id()));
+    }
   }
 
   /** Idempotency keys are kept 24 h; any replica may drop older ones, at most once an hour. */

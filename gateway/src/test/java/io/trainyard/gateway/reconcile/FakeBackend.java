@@ -55,6 +55,9 @@ final class FakeBackend implements TrainingBackend {
   final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
   volatile Answer answer = Answer.ACCEPT;
 
+  /** When set, submits wait until it is counted down: a backend whose calls hang. */
+  volatile java.util.concurrent.CountDownLatch submitGate;
+
   FakeBackend(String id, String usdPerHour) {
     this.id = id;
     this.usdPerHour = new BigDecimal(usdPerHour);
@@ -113,6 +116,15 @@ final class FakeBackend implements TrainingBackend {
     var name = job.objectName();
     settings.put(name, job.settings());
     submitCalls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+    var gate = submitGate;
+    if (gate != null) {
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new BackendException.Retryable("interrupted while hanging", e);
+      }
+    }
     switch (answer) {
       case NO_CAPACITY -> throw new BackendException.CapacityUnavailable("no nodes free", null);
       case REJECT -> throw new BackendException.Rejected("image not allowed here", null);

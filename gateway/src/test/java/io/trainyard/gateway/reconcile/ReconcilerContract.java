@@ -127,6 +127,26 @@ abstract class ReconcilerContract {
   }
 
   @Test
+  void aBackendWhoseCallsHangHoldsUpOnlyItsOwnJobs() throws Exception {
+    cheap.submitGate = new java.util.concurrent.CountDownLatch(1);
+    var stuck = submit("stuck"); // the cheapest offer: the hanging backend
+    var other = service.submit(ALICE, spec("elsewhere", "[dear]"), null).job();
+    var r = reconciler("a");
+    r.start();
+    try {
+      var deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (find(other).state() != JobState.SUBMITTED && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(find(other).state()).isEqualTo(JobState.SUBMITTED);
+      assertThat(find(stuck).state()).isEqualTo(JobState.PENDING);
+    } finally {
+      cheap.submitGate.countDown();
+      r.stop();
+    }
+  }
+
+  @Test
   void aJobThatFinishesBetweenPassesStillPassesThroughRunning() {
     var job = submit("quick");
     var r = reconciler("a");
@@ -439,14 +459,20 @@ abstract class ReconcilerContract {
   }
 
   private static SpecReader.ParsedJob spec(String name) {
+    return spec(name, null);
+  }
+
+  /** A job allowed only on {@code backends} (a YAML list), or anywhere when null. */
+  private static SpecReader.ParsedJob spec(String name, String backends) {
+    var placement = backends == null ? "" : ", placement: {backends: " + backends + "}";
     var yaml =
         """
         apiVersion: trainyard.io/v1
         kind: TrainingJob
         metadata: {name: %s}
-        spec: {framework: pytorch, image: img, command: [train], replicas: {master: 1}}
+        spec: {framework: pytorch, image: img, command: [train], replicas: {master: 1}%s}
         """
-            .formatted(name);
+            .formatted(name, placement);
     return new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8));
   }
 

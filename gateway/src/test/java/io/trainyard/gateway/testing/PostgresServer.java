@@ -18,33 +18,53 @@ import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 /**
  * A throw-away PostgreSQL server: {@code initdb} in a temp directory, {@code pg_ctl start} on a
- * free 127.0.0.1 port, trust authentication, durability off (the data dies with the run anyway). As
- * root the binaries refuse to run, so they run as {@code postgres} on a directory it owns.
+ * free 127.0.0.1 port, trust authentication, durability off (the data dies with the run anyway)
+ * unless started {@link #startDurable durable} for crash tests. As root the binaries refuse to run,
+ * so they run as {@code postgres} on a directory it owns.
+ *
+ * <p>Fault tests can {@link #stopFast() stop} the server and {@link #restart() start} it again on
+ * the same port and data, the way an operator's failover or restart looks to a client.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
   static final String DEFAULT_BIN = "/usr/lib/postgresql/15/bin";
 
   private final Path bin;
   private final Path dir;
   private final int port;
   private final boolean asPostgres;
+  private final boolean durable;
   private final AtomicInteger databases = new AtomicInteger();
   private final Thread shutdownHook;
 
-  private PostgresServer(Path bin, Path dir, int port, boolean asPostgres) {
+  private PostgresServer(Path bin, Path dir, int port, boolean asPostgres, boolean durable) {
     this.bin = bin;
     this.dir = dir;
     this.port = port;
     this.asPostgres = asPostgres;
+    this.durable = durable;
     // Backstop for a JVM that exits without closing the root store: no orphaned postmaster.
     this.shutdownHook = new Thread(this::stop, "postgres-stop");
   }
 
-  static Path binDirectory() {
+  /** {@code -Dtrainyard.pg.bin}, else the Debian binaries. */
+  public static Path binDirectory() {
     return Path.of(System.getProperty("trainyard.pg.bin", DEFAULT_BIN));
   }
 
   static PostgresServer start(Path bin) {
+    return start(bin, false);
+  }
+
+  /**
+   * A server with production durability ({@code fsync}, {@code synchronous_commit} and {@code
+   * full_page_writes} on): what a test that kills processes must run against for its figures to
+   * mean anything. The caller closes it.
+   */
+  public static PostgresServer startDurable() {
+    return start(binDirectory(), true);
+  }
+
+  private static PostgresServer start(Path bin, boolean durable) {
     if (!Files.isExecutable(bin.resolve("initdb")) || !Files.isExecutable(bin.resolve("pg_ctl"))) {
       throw new ExtensionConfigurationException(
           "PostgreSQL 15 binaries (initdb, pg_ctl) not found in "
@@ -60,7 +80,7 @@ final class PostgresServer implements AutoCloseable {
             dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
         Files.setOwner(dir, postgres);
       }
-      var server = new PostgresServer(bin, dir, freePort(), asPostgres);
+      var server = new PostgresServer(bin, dir, freePort(), asPostgres, durable);
       server.boot();
       Runtime.getRuntime().addShutdownHook(server.shutdownHook);
       return server;
@@ -81,12 +101,19 @@ final class PostgresServer implements AutoCloseable {
         "UTF8",
         "--no-locale",
         "--no-sync");
+    pgCtlStart();
+  }
+
+  private void pgCtlStart() throws IOException {
     var options =
         "-c listen_addresses=127.0.0.1 -p "
             + port
             + " -k "
             + dir
-            + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+            + (durable
+                ? " -c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+                : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+            + " -c max_connections=200";
     run(
         "pg_ctl",
         "-D",
@@ -101,8 +128,33 @@ final class PostgresServer implements AutoCloseable {
         "start");
   }
 
+  /**
+   * Stops the server the way {@code pg_ctl stop -m fast} does: open sessions are cut, committed
+   * data stays. {@link #restart()} brings it back on the same port.
+   */
+  public void stopFast() {
+    try {
+      run("pg_ctl", "-D", dir.resolve("db").toString(), "-m", "fast", "-w", "stop");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Starts a server {@link #stopFast() stopped} before, on the same port and data. */
+  public void restart() {
+    try {
+      pgCtlStart();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
   /** A new, empty database on this server. */
-  TestDatabase createDatabase() throws SQLException {
+  public TestDatabase createDatabase() throws SQLException {
     var name = "test_" + databases.incrementAndGet();
     try (var c = DriverManager.getConnection(url("postgres"), "postgres", "");
         var s = c.createStatement()) {
