@@ -129,7 +129,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var prices =
         new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
     var backends =
-        new BackendRegistry(config.getBackends(), prices.catalog(), config.dataPath(), clock);
+        new BackendRegistry(
+            config.getBackends(), prices.catalog(), config.dataPath(), clock, devMode);
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(

@@ -27,6 +27,7 @@ final class AttemptSupervisor {
   private final AttemptFiles files;
   private final AttemptPlan plan;
   private final ReplicaLauncher launcher;
+  private final Sandbox sandbox;
   private final LocalSecrets secrets;
   private final Clock clock;
   private final Duration killGrace;
@@ -35,12 +36,15 @@ final class AttemptSupervisor {
   private final List<ProcessHandle> doomed = new ArrayList<>();
   private boolean doomedKnown;
   private AttemptState state;
+  private SandboxLease lease;
 
   AttemptSupervisor(
       AttemptFiles files,
       AttemptPlan plan,
       AttemptState state,
+      SandboxLease lease,
       ReplicaLauncher launcher,
+      Sandbox sandbox,
       LocalSecrets secrets,
       Clock clock,
       Duration killGrace,
@@ -48,7 +52,9 @@ final class AttemptSupervisor {
     this.files = files;
     this.plan = plan;
     this.state = state;
+    this.lease = lease;
     this.launcher = launcher;
+    this.sandbox = sandbox;
     this.secrets = secrets;
     this.clock = clock;
     this.killGrace = killGrace;
@@ -69,6 +75,11 @@ final class AttemptSupervisor {
 
   AttemptFiles files() {
     return files;
+  }
+
+  /** The uid the attempt holds in the users sandbox, while it is not over; else null. */
+  synchronized Integer liveUid() {
+    return state.phase().isTerminal() ? null : lease.uid();
   }
 
   /** Starts every replica not started yet; the attempt is RUNNING once all are. */
@@ -131,6 +142,9 @@ final class AttemptSupervisor {
     var name = replica.name();
     var code = files.readExitCode(name);
     handles.remove(name);
+    files
+        .exitComplaint(name)
+        .ifPresent(text -> files.appendNote(name, clock.instant(), "could not start: " + text));
     if (code.isPresent() && code.getAsInt() == 0) {
       update(
           state.withReplica(
@@ -186,7 +200,9 @@ final class AttemptSupervisor {
   private boolean launch(ReplicaPlan replica) {
     var name = replica.name();
     try {
-      var handle = launcher.launch(files, replica, secrets.resolve(replica.secretEnv()));
+      ensureNetwork();
+      var values = secrets.resolve(plan.team(), replica.secretEnv());
+      var handle = launcher.launch(files, lease, replica, values);
       handles.put(name, handle);
       var start = handle.info().startInstant().orElse(null);
       update(state.withReplica(name, state.replicas().get(name).running(handle.pid(), start)));
@@ -194,7 +210,36 @@ final class AttemptSupervisor {
     } catch (IOException | UncheckedIOException | BackendException e) {
       beginEnding(BackendPhase.FAILED, "could not start replica " + name + ": " + e.getMessage());
       return false;
+    } catch (IllegalArgumentException e) {
+      // The JDK refuses this command or environment, and always will: retrying every tick would
+      // keep the slot forever.
+      beginEnding(
+          BackendPhase.FAILED,
+          "could not start replica "
+              + name
+              + ": its command or environment cannot be passed to a"
+              + " process ("
+              + e.getMessage()
+              + ")");
+      return false;
     }
+  }
+
+  /**
+   * Starts the holder of the attempt's network namespace, or a new one when a gateway restart finds
+   * it gone; the replicas started from now on join it.
+   */
+  private void ensureNetwork() throws IOException {
+    if (lease.mode() == SandboxMode.NONE) {
+      return;
+    }
+    if (lease.holderPid() != null
+        && ProcessTree.find(lease.holderPid(), lease.holderStart()).isPresent()) {
+      return;
+    }
+    var holder = sandbox.startNetwork();
+    lease = lease.withHolder(holder.pid(), holder.info().startInstant().orElse(null));
+    files.writeLease(lease);
   }
 
   private Optional<ProcessHandle> liveHandle(String name) {
@@ -244,6 +289,7 @@ final class AttemptSupervisor {
   private void finish(BackendPhase phase, String reason) {
     handles.clear();
     doomed.clear();
+    sandbox.release(lease);
     update(state.ended(phase, reason, clock.instant()));
   }
 
