@@ -65,6 +65,7 @@ public final class LocalBackend implements TrainingBackend {
             config,
             context.devMode(),
             List.of(context.gatewayDataDir(), context.dataDir(), config.secretsPath()));
+    this.sandbox.seal();
     this.launcher = new ReplicaLauncher(config.codePath(), System.getenv(), sandbox);
     this.secrets = new LocalSecrets(config.secretsPath());
     this.poller =
@@ -305,6 +306,11 @@ public final class LocalBackend implements TrainingBackend {
               }
             });
     return uids;
+  }
+
+  /** The sandbox this backend's replicas run in (never {@code auto}). */
+  public SandboxMode sandboxMode() {
+    return sandbox.mode();
   }
 
   /** Where the attempt's replicas write their scratch files; for tests. */

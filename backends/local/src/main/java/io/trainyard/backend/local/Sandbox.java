@@ -99,6 +99,26 @@ final class Sandbox {
     return mode;
   }
 
+  /**
+   * Makes the gateway's directories owner-only, whatever the umask made them: with the users
+   * sandbox their permissions are what keeps the replicas' uids out (the gateway sets its data
+   * directory so too; a secretsDir elsewhere is this backend's alone to guard).
+   */
+  void seal() {
+    if (mode == SandboxMode.NONE) {
+      return;
+    }
+    for (var dir : hidden) {
+      try {
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+          Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot make the gateway's directories owner-only", e);
+      }
+    }
+  }
+
   /** The attempt's scratch directory: the attempt directory itself without a sandbox. */
   Path workDirOf(Path attemptDir) {
     return mode == SandboxMode.NONE ? attemptDir : workRoot.resolve(attemptDir.getFileName());
@@ -309,7 +329,9 @@ final class Sandbox {
     command.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"));
     command.addAll(List.of("--ro-bind", codeDir.toString(), codeDir.toString()));
     for (var dir : hidden) {
-      if (Files.isDirectory(dir)) {
+      // One empty tmpfs over the outermost: a nested one would leave its mount point visible.
+      var nested = hidden.stream().anyMatch(h -> !h.equals(dir) && dir.startsWith(h));
+      if (!nested && Files.isDirectory(dir)) {
         command.addAll(List.of("--tmpfs", dir.toString()));
       }
     }

@@ -124,6 +124,10 @@ final class LocalBackendRig implements AutoCloseable {
     return backend.workDirOf(ref);
   }
 
+  SandboxLease backendLease(ExternalRef ref) {
+    return new AttemptFiles(attemptDir(ref)).readLease().orElseThrow();
+  }
+
   Path attemptDir(ExternalRef ref) {
     return dataDir.resolve(ref.name());
   }
