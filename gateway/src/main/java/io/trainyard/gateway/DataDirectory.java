@@ -29,17 +29,22 @@ final class DataDirectory {
     }
   }
 
-  /** Makes the embedded database's files (H2 creates them as the umask says) 0600. */
-  void sealDatabaseFiles() {
-    try (var files = Files.list(dir)) {
-      for (var file : (Iterable<Path>) files::iterator) {
-        var name = file.getFileName().toString();
-        if (name.endsWith(".db") && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-          Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+  /**
+   * Makes everything directly in the directory owner-only: subdirectories 0700 (audit, archived
+   * logs, backends' state) and files 0600 (H2 creates its files as the umask says). Run once the
+   * database is open and again once everything has started, as parts create theirs on start.
+   */
+  void seal() {
+    try (var entries = Files.list(dir)) {
+      for (var entry : (Iterable<Path>) entries::iterator) {
+        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+          Files.setPosixFilePermissions(entry, PosixFilePermissions.fromString("rwx------"));
+        } else if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+          Files.setPosixFilePermissions(entry, PosixFilePermissions.fromString("rw-------"));
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot make the database files in dataDir owner-only", e);
+      throw new UncheckedIOException("cannot make the contents of dataDir owner-only", e);
     }
   }
 }

@@ -124,7 +124,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 config.getDatabase().toDataSourceFactory(config.dataPath()),
                 "database");
     new DatabaseMigrator().migrate(jdbi);
-    dataDir.sealDatabaseFiles();
+    dataDir.seal();
+    environment.lifecycle().addServerLifecycleListener(server -> dataDir.seal());
     var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();

@@ -115,16 +115,17 @@ class LocalSandboxGatewayIT {
   }
 
   @Test
-  void theDataDirectoryAndDatabaseFilesAreOwnerOnlyWhateverTheUmask() throws IOException {
+  void theDataDirectoryAndEverythingInItAreOwnerOnlyWhateverTheUmask() throws IOException {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(DIR)))
         .isEqualTo("rwx------");
     try (var files = Files.list(DIR)) {
-      var databases = files.filter(f -> f.getFileName().toString().endsWith(".db")).toList();
-      assertThat(databases).isNotEmpty();
-      for (var db : databases) {
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(db)))
-            .as(db.toString())
-            .isEqualTo("rw-------");
+      var entries = files.toList();
+      assertThat(entries).anyMatch(f -> f.getFileName().toString().endsWith(".mv.db"));
+      assertThat(entries).anyMatch(f -> f.getFileName().toString().equals("backends"));
+      for (var entry : entries) {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(entry)))
+            .as(entry.toString())
+            .isEqualTo(Files.isDirectory(entry) ? "rwx------" : "rw-------");
       }
     }
   }

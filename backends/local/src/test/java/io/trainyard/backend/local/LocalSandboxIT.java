@@ -216,6 +216,37 @@ class LocalSandboxIT {
     assertThat(backend.placements(envNul.spec()).placements().get(0).freeCapacity()).isEqualTo(4);
   }
 
+  @Test
+  void aLaunchTheJdkRefusesFailsTheAttemptOnceInsteadOfWedgingIt() {
+    // An attempt whose plan slipped past submit's checks, as one written by an older gateway.
+    var job =
+        TestJobs.job(
+            TestJobs.unvalidatedSpec(
+                "framework: pytorch\ncommand: [bash, -c, \"true\"]\nenv: {BAD: \"a\\0b\"}\n"
+                    + "replicas: {master: 1}\n"));
+    var dir = rig.dataDir.resolve(job.objectName());
+    var sandbox = Sandbox.choose(config(), false, List.of());
+    var lease = sandbox.lease(dir, java.util.Set.of());
+    var plan = ReplicaPlanner.withFreePorts().plan(job, Path.of(lease.workDir()));
+    var files = new AttemptFiles(dir, Path.of(lease.workDir()));
+    files.create();
+    files.writeMarker(new AttemptMarker(job.jobId(), 1, job.specHash(), java.time.Instant.now()));
+    sandbox.prepare(lease);
+    files.writeLease(lease);
+    files.writePlan(plan);
+    files.writeState(AttemptState.admitting(plan));
+
+    var backend = rig.reopen(config());
+    var ref = new io.trainyard.spi.ExternalRef("local", job.objectName(), java.util.Map.of());
+    var status = rig.awaitEnd(ref);
+
+    assertThat(status.phase()).isEqualTo(BackendPhase.FAILED);
+    assertThat(status.reason())
+        .contains("could not start replica master-0")
+        .contains("cannot be passed to a process");
+    assertThat(backend.placements(job.spec()).placements().get(0).freeCapacity()).isEqualTo(4);
+  }
+
   private LocalConfig config() {
     return rig.config();
   }
