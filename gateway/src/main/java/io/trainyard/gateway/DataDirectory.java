@@ -19,11 +19,17 @@ final class DataDirectory {
     this.dir = dir;
   }
 
-  /** Creates the directory if needed and makes it 0700. */
+  /**
+   * Creates the directory if needed and makes it 0700, and its {@code backends} directory, where
+   * backends create theirs later (the local backend its attempt directories).
+   */
   void create() {
     try {
       Files.createDirectories(dir);
       Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+      var backends = dir.resolve("backends");
+      Files.createDirectories(backends);
+      Files.setPosixFilePermissions(backends, PosixFilePermissions.fromString("rwx------"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create dataDir " + dir, e);
     }

@@ -276,6 +276,13 @@ public final class LocalBackend implements TrainingBackend {
     if (!Files.isDirectory(dataDir)) {
       return;
     }
+    try {
+      // Holds every attempt's logs: owner-only whatever the umask, before any attempt exists.
+      Files.setPosixFilePermissions(
+          dataDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make the local backend's directory owner-only", e);
+    }
     try (var dirs = Files.list(dataDir)) {
       dirs.map(d -> d.getFileName().toString())
           .filter(name -> ObjectNames.jobIdOf(name).isPresent())
