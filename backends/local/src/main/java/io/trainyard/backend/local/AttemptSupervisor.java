@@ -22,6 +22,8 @@ import java.util.OptionalInt;
  * continues where this one stopped. Thread-safe: every method holds the monitor.
  */
 final class AttemptSupervisor {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(AttemptSupervisor.class);
   private static final int REASON_LINES = 5;
 
   private final AttemptFiles files;
@@ -207,8 +209,18 @@ final class AttemptSupervisor {
       var start = handle.info().startInstant().orElse(null);
       update(state.withReplica(name, state.replicas().get(name).running(handle.pid(), start)));
       return true;
-    } catch (IOException | UncheckedIOException | BackendException e) {
+    } catch (BackendException e) {
       beginEnding(BackendPhase.FAILED, "could not start replica " + name + ": " + e.getMessage());
+      return false;
+    } catch (IOException | UncheckedIOException e) {
+      // The JDK's message names the gateway's directories; the reason is shown to the job's owner.
+      LOG.warn("local attempt {}: replica {} could not start: {}", files.objectName(), name, e);
+      beginEnding(
+          BackendPhase.FAILED,
+          "could not start replica "
+              + name
+              + ": the sandbox or its process could not be started"
+              + " (the gateway's log says why)");
       return false;
     } catch (IllegalArgumentException e) {
       // The JDK refuses this command or environment, and always will: retrying every tick would

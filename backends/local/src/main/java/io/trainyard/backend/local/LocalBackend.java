@@ -347,7 +347,8 @@ public final class LocalBackend implements TrainingBackend {
     try {
       return Optional.ofNullable(attempts.computeIfAbsent(name, this::load));
     } catch (UncheckedIOException e) {
-      throw new BackendException.Retryable("cannot read attempt " + name + ": " + e, e);
+      LOG.warn("local attempt {} cannot be read: {}", name, e.toString());
+      throw new BackendException.Retryable("cannot read attempt " + name, e);
     }
   }
 

@@ -146,6 +146,43 @@ class LocalSandboxIT {
   }
 
   @Test
+  void inBubblewrapTheExampleRendezvousesOverLoopbackAndACancelStopsEveryProcess()
+      throws Exception {
+    var backend =
+        rig.reopen(rig.config().withSandbox("bubblewrap", temp.resolve("work").toString()));
+    var example =
+        TestJobs.file(TestJobs.REPO_ROOT.resolve("examples/linear-regression.yaml")).spec();
+
+    var trained = rig.submit(TestJobs.job(example));
+    var status = rig.awaitEnd(trained);
+    assertThat(status.phase())
+        .as(status.reason() + "\n" + rig.texts(trained, "worker-0"))
+        .isEqualTo(BackendPhase.SUCCEEDED);
+    assertThat(rig.texts(trained, "master-0")).anyMatch(l -> l.startsWith("learned weights"));
+
+    var sleeper = rig.submit(shellJob("sleep 300 & wait", "", "master: 1, worker: 1"));
+    var members = new java.util.ArrayList<ProcessHandle>();
+    var deadline = System.nanoTime() + 10_000_000_000L;
+    while (members.stream().noneMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
+      assertThat(System.nanoTime()).as("the sleeps start").isLessThan(deadline);
+      Thread.sleep(50);
+      members.clear();
+      var state = new AttemptFiles(rig.attemptDir(sleeper)).readState().orElseThrow();
+      for (var replica : state.replicas().values()) {
+        if (replica.pid() != null) {
+          ProcessHandle.of(replica.pid()).ifPresent(h -> members.addAll(ProcessTree.members(h)));
+        }
+      }
+    }
+    backend.cancel(sleeper);
+
+    assertThat(rig.awaitEnd(sleeper).phase()).isEqualTo(BackendPhase.STOPPED);
+    assertThat(members).noneMatch(ProcessTree::isRunning);
+    var holder = rig.backendLease(sleeper).holderPid();
+    assertThat(ProcessHandle.of(holder).filter(ProcessTree::isRunning)).isEmpty();
+  }
+
+  @Test
   void theUsersSandboxKillsWhatEscapedTheProcessTreeAndReusesNoLiveUid() throws Exception {
     var backend = rig.backend();
     org.junit.jupiter.api.Assumptions.assumeTrue(backend.sandboxMode() == SandboxMode.USERS);
