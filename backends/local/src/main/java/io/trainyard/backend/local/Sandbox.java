@@ -63,11 +63,15 @@ final class Sandbox {
   static Sandbox choose(LocalConfig config, boolean devMode, List<Path> hidden) {
     var root = isRoot();
     var mode = config.sandboxMode();
+    String why = "the configuration says sandbox: none";
     if (mode == SandboxMode.AUTO) {
+      var users = root ? usersMissing() : "the gateway does not run as root";
+      var bubblewrap = users == null ? null : bubblewrapMissing(root);
       mode =
-          root && usersMissing() == null
+          users == null
               ? SandboxMode.USERS
-              : bubblewrapMissing(root) == null ? SandboxMode.BUBBLEWRAP : SandboxMode.NONE;
+              : bubblewrap == null ? SandboxMode.BUBBLEWRAP : SandboxMode.NONE;
+      why = "no sandbox works here (users: " + users + "; bubblewrap: " + bubblewrap + ")";
     } else if (mode == SandboxMode.USERS) {
       if (!root) {
         throw new IllegalStateException(
@@ -79,11 +83,9 @@ final class Sandbox {
     }
     if (mode == SandboxMode.NONE && !devMode) {
       throw new IllegalStateException(
-          "local backend refuses to start: its jobs would run unsandboxed as the gateway's own user"
-              + " (sandbox "
-              + config.sandboxMode()
-              + "; neither root for the users sandbox nor a working bwrap), which only dev mode"
-              + " allows");
+          "local backend refuses to start outside dev mode: its jobs would run unsandboxed as the"
+              + " gateway's own user, because "
+              + why);
     }
     return new Sandbox(mode, config.uids(), config.workPath(), config.codePath(), hidden, root);
   }

@@ -210,8 +210,8 @@ class LocalSandboxIT {
 
     assertThatThrownBy(() -> LocalBackend.open(none, production))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("refuses to start")
-        .hasMessageContaining("only dev mode");
+        .hasMessageContaining("refuses to start outside dev mode")
+        .hasMessageContaining("the configuration says sandbox: none");
     var dev =
         new BackendContext(
             InstanceShapes.NONE, temp.resolve("d3"), Clock.systemUTC(), true, temp.resolve("d3"));
