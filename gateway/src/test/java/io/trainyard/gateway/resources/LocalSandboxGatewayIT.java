@@ -63,7 +63,7 @@ class LocalSandboxGatewayIT {
           case $env in *TRAINYARD_JOB_ID=*) ;; *) echo "FOUND foreign environ $f";; esac
         done
         ls -a "$DATA" 2>/dev/null | sed 's/^/FOUND listed /'
-        grep -rl -e 'PRIVATE KEY' -e %s "$DATA" 2>/dev/null | sed 's/^/FOUND read /'
+        grep -rl -e 'PRIVATE KEY' -e '"d"' -e %s "$DATA" 2>/dev/null | sed 's/^/FOUND read /'
         for p in $PORTS; do
           if timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$p" 2>/dev/null; then
             echo "FOUND port $p"

@@ -27,8 +27,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class Sandbox {
   private static final Duration HOLDER_READY = Duration.ofSeconds(10);
-  private static final List<String> SYSTEM_DIRS =
-      List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt");
 
   private final SandboxMode mode;
   private final UidRange uids;
@@ -66,7 +64,7 @@ final class Sandbox {
     String why = "the configuration says sandbox: none";
     if (mode == SandboxMode.AUTO) {
       var users = root ? usersMissing() : "the gateway does not run as root";
-      var bubblewrap = users == null ? null : bubblewrapMissing(root);
+      var bubblewrap = users == null ? null : Bubblewrap.missing();
       mode =
           users == null
               ? SandboxMode.USERS
@@ -79,7 +77,7 @@ final class Sandbox {
       }
       requireNull(usersMissing(), mode);
     } else if (mode == SandboxMode.BUBBLEWRAP) {
-      requireNull(bubblewrapMissing(root), mode);
+      requireNull(Bubblewrap.missing(), mode);
     }
     if (mode == SandboxMode.NONE && !devMode) {
       throw new IllegalStateException(
@@ -245,7 +243,7 @@ final class Sandbox {
               "--"));
       command.addAll(setsid());
     } else {
-      command.addAll(bubblewrap(Path.of(lease.workDir())));
+      command.addAll(Bubblewrap.command(codeDir, hidden, Path.of(lease.workDir())));
     }
     command.addAll(inner);
     return command;
@@ -298,50 +296,6 @@ final class Sandbox {
     Files.setAttribute(path, "unix:gid", uid, LinkOption.NOFOLLOW_LINKS);
   }
 
-  /**
-   * bwrap with a private PID, IPC and UTS namespace and user namespace without capabilities; the
-   * system read-only, the code directory read-only with the gateway's directories hidden, a fresh
-   * /tmp, and only the scratch directory writable.
-   */
-  private List<String> bubblewrap(Path work) {
-    var command =
-        new ArrayList<String>(
-            List.of(
-                executable("bwrap"),
-                "--unshare-user",
-                "--unshare-pid",
-                "--unshare-ipc",
-                "--unshare-uts",
-                "--unshare-cgroup-try",
-                "--cap-drop",
-                "ALL",
-                "--new-session"));
-    for (var dir : SYSTEM_DIRS) {
-      var path = Path.of(dir);
-      try {
-        if (Files.isSymbolicLink(path)) {
-          command.addAll(List.of("--symlink", Files.readSymbolicLink(path).toString(), dir));
-        } else if (Files.isDirectory(path)) {
-          command.addAll(List.of("--ro-bind", dir, dir));
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    command.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"));
-    command.addAll(List.of("--ro-bind", codeDir.toString(), codeDir.toString()));
-    for (var dir : hidden) {
-      // One empty tmpfs over the outermost: a nested one would leave its mount point visible.
-      var nested = hidden.stream().anyMatch(h -> !h.equals(dir) && dir.startsWith(h));
-      if (!nested && Files.isDirectory(dir)) {
-        command.addAll(List.of("--tmpfs", dir.toString()));
-      }
-    }
-    command.addAll(List.of("--bind", work.toString(), work.toString()));
-    command.addAll(List.of("--chdir", codeDir.toString(), "--"));
-    return command;
-  }
-
   // --wait keeps setsid as the replica's root process even when it has to fork to get a session.
   private static List<String> setsid() {
     var setsid = executable("setsid");
@@ -357,46 +311,7 @@ final class Sandbox {
     return null;
   }
 
-  /** Null when bwrap starts a sandbox here (user namespaces allowed), else why not. */
-  private static String bubblewrapMissing(boolean root) {
-    for (var tool : List.of("bwrap", "nsenter", "unshare", "ip")) {
-      if (executable(tool) == null) {
-        return tool + " is not installed";
-      }
-    }
-    try {
-      var probe =
-          new ProcessBuilder(
-                  executable("bwrap"),
-                  "--unshare-user",
-                  "--unshare-pid",
-                  "--unshare-net",
-                  "--ro-bind",
-                  "/",
-                  "/",
-                  "--proc",
-                  "/proc",
-                  "--",
-                  "/bin/true")
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!probe.waitFor(10, TimeUnit.SECONDS)) {
-        probe.destroyForcibly();
-        return "bwrap did not answer";
-      }
-      return probe.exitValue() == 0
-          ? null
-          : "bwrap cannot create namespaces here (are user namespaces disabled?)";
-    } catch (IOException e) {
-      return "bwrap cannot run: " + e.getMessage();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "interrupted while probing bwrap";
-    }
-  }
-
-  private static String executable(String name) {
+  static String executable(String name) {
     for (var dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
       var path = Path.of(dir, name);
       if (Files.isExecutable(path)) {
