@@ -169,7 +169,9 @@ class LocalBackendIT {
     var ref =
         rig.submit(
             shellJob(
-                "sleep 300 & echo $! > \"$TRAINYARD_ATTEMPT_DIR/grandchild.pid\"; wait",
+                // Written whole, then renamed: the test must never read a half-written file.
+                "sleep 300 & p=\"$TRAINYARD_ATTEMPT_DIR/grandchild.pid\"; echo $! > \"$p.$$\";"
+                    + " mv \"$p.$$\" \"$p\"; wait",
                 "",
                 "master: 1, worker: 1"));
     var pidFile = rig.workDir(ref).resolve("grandchild.pid");

@@ -190,7 +190,7 @@ class LocalSandboxIT {
     var escapee =
         "setsid bash -c 'echo $$ > \"$TRAINYARD_ATTEMPT_DIR/daemon.pid\"; exec sleep 300'"
             + " >/dev/null 2>&1 &"
-            + " sleep 0.5; exit 0";
+            + " until [ -s \"$TRAINYARD_ATTEMPT_DIR/daemon.pid\" ]; do sleep 0.05; done; exit 0";
     var first = rig.submit(shellJob(escapee, "", "master: 1"));
     var second = rig.submit(shellJob("sleep 30", "", "master: 1"));
     assertThat(rig.awaitEnd(first).phase()).isEqualTo(BackendPhase.SUCCEEDED);
