@@ -86,6 +86,24 @@ class LocalSandboxIT {
             null,
             temp.resolve("work").toString());
     var backend = rig.reopen(config);
+    // Another team's job listening on its own loopback: not reachable from this attempt either.
+    int neighbourPort;
+    try (var free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      neighbourPort = free.getLocalPort();
+    }
+    var neighbour =
+        rig.submit(
+            shellJob(
+                "python3 -m http.server $NPORT --bind 127.0.0.1 >/dev/null 2>&1 &"
+                    + " until (exec 3<>/dev/tcp/127.0.0.1/$NPORT) 2>/dev/null; do sleep 0.1; done;"
+                    + " echo listening; wait",
+                "env: {NPORT: '" + neighbourPort + "'}",
+                "master: 1"));
+    var deadline = System.nanoTime() + 20_000_000_000L;
+    while (!rig.texts(neighbour, "master-0").contains("listening")) {
+      assertThat(System.nanoTime()).as("the neighbour listens").isLessThan(deadline);
+      Thread.sleep(50);
+    }
     // The gateway's data directory, its secrets, the ports on its loopback and every
     // /proc/*/environ.
     var probe =
@@ -121,6 +139,8 @@ class LocalSandboxIT {
                 + temp.resolve("secrets")
                 + ", PORTS: '"
                 + adminPort.getLocalPort()
+                + " "
+                + neighbourPort
                 + "'}",
             "master: 1");
 
