@@ -224,15 +224,13 @@ final class AttemptSupervisor {
       return false;
     } catch (IllegalArgumentException e) {
       // The JDK refuses this command or environment, and always will: retrying every tick would
-      // keep the slot forever.
+      // keep the slot forever. Its message quotes the value, which may be a secret: not repeated.
       beginEnding(
           BackendPhase.FAILED,
           "could not start replica "
               + name
-              + ": its command or environment cannot be passed to a"
-              + " process ("
-              + e.getMessage()
-              + ")");
+              + ": its command or environment cannot be passed to a process (a NUL character,"
+              + " or '=' in a variable name)");
       return false;
     }
   }
@@ -301,7 +299,13 @@ final class AttemptSupervisor {
   private void finish(BackendPhase phase, String reason) {
     handles.clear();
     doomed.clear();
-    sandbox.release(lease);
+    try {
+      sandbox.release(lease);
+    } catch (RuntimeException e) {
+      // The attempt is over either way; what is left is for the operator, not a reason to retry.
+      LOG.warn(
+          "local attempt {}: sandbox not fully cleaned up: {}", files.objectName(), e.toString());
+    }
     update(state.ended(phase, reason, clock.instant()));
   }
 
