@@ -69,6 +69,7 @@ public final class JcloudsBlobSink implements BlobSink {
     try {
       if (config.provider().equals("filesystem")) {
         Files.createDirectories(Path.of(config.baseDir()));
+        ownerOnly(Path.of(config.baseDir()));
       }
       context = builder.buildView(BlobStoreContext.class);
     } catch (IOException | RuntimeException e) {
@@ -112,6 +113,7 @@ public final class JcloudsBlobSink implements BlobSink {
   public void put(String name, byte[] content) {
     var blob = store.blobBuilder(key(name)).payload(content).contentLength(content.length).build();
     call(() -> store.putBlob(config.container(), blob));
+    restrict(name);
   }
 
   @Override
@@ -120,6 +122,7 @@ public final class JcloudsBlobSink implements BlobSink {
       long length = Files.size(file);
       var blob = store.blobBuilder(key(name)).payload(file.toFile()).contentLength(length).build();
       putBlob(blob, length);
+      restrict(name);
     } catch (IOException e) {
       throw new AuditException(AuditErrorCode.IO_FAILED, "cannot read " + file, e);
     }
@@ -128,6 +131,41 @@ public final class JcloudsBlobSink implements BlobSink {
   @Override
   public void put(String name, InputStream content, long length) {
     putBlob(store.blobBuilder(key(name)).payload(content).contentLength(length).build(), length);
+    restrict(name);
+  }
+
+  /**
+   * A blob the filesystem provider wrote is made owner-only, and the directories down to it: the
+   * provider creates them as the umask says, and archived logs may hold what a job printed.
+   */
+  private void restrict(String name) {
+    if (!config.provider().equals("filesystem")) {
+      return;
+    }
+    var container = Path.of(config.baseDir()).resolve(config.container()).normalize();
+    var file = container.resolve(key(name)).normalize();
+    if (!file.startsWith(container)) {
+      return;
+    }
+    try {
+      for (var dir = file.getParent(); dir != null && dir.startsWith(container); ) {
+        ownerOnly(dir);
+        dir = dir.getParent();
+      }
+      if (Files.isRegularFile(file)) {
+        Files.setPosixFilePermissions(
+            file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+      }
+    } catch (IOException e) {
+      throw new AuditException(AuditErrorCode.IO_FAILED, "cannot restrict " + name, e);
+    }
+  }
+
+  private static void ownerOnly(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      Files.setPosixFilePermissions(
+          dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    }
   }
 
   private void putBlob(Blob blob, long length) {

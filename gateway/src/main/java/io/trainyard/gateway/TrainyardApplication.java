@@ -17,6 +17,7 @@ import io.trainyard.cost.Router;
 import io.trainyard.gateway.audit.AuditKeys;
 import io.trainyard.gateway.audit.GatewayAudit;
 import io.trainyard.gateway.auth.AccessFeature;
+import io.trainyard.gateway.auth.AdminTasksOff;
 import io.trainyard.gateway.auth.SourceAddressFilter;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.cli.BootstrapIdpCommand;
@@ -47,9 +48,7 @@ import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.TeamsResource;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.util.EnumSet;
 import org.glassfish.jersey.server.ServerProperties;
@@ -112,7 +111,13 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var startup = new StartupChecks(config, environment.getObjectMapper());
     startup.applyDefaults();
     startup.refuseUnsafeDevMode();
-    createDataDir(config);
+    var dataDir = new DataDirectory(config.dataPath());
+    dataDir.create();
+    // Dropwizard serves /tasks/log-level and /tasks/gc on the unauthenticated admin port.
+    environment
+        .admin()
+        .addFilter("admin-tasks-off", new AdminTasksOff())
+        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, AdminTasksOff.PATH);
 
     var jdbi =
         new JdbiFactory()
@@ -121,6 +126,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 config.getDatabase().toDataSourceFactory(config.dataPath()),
                 "database");
     new DatabaseMigrator().migrate(jdbi);
+    dataDir.seal();
+    environment.lifecycle().addServerLifecycleListener(server -> dataDir.seal());
     var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
@@ -131,7 +138,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var prices =
         new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
     var backends =
-        new BackendRegistry(config.getBackends(), prices.catalog(), config.dataPath(), clock);
+        new BackendRegistry(
+            config.getBackends(), prices.catalog(), config.dataPath(), clock, devMode);
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(
@@ -234,14 +242,6 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var sink = JcloudsBlobSink.open(settings.getSink().toBlobSinkConfig(config.dataPath()));
     environment.lifecycle().manage(new AutoCloseableManager(sink));
     return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes());
-  }
-
-  private static void createDataDir(TrainyardConfiguration config) {
-    try {
-      Files.createDirectories(config.dataPath());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create dataDir " + config.dataPath(), e);
-    }
   }
 
   private static String defaultOwner() {

@@ -45,6 +45,18 @@ public final class BackendRegistry implements Managed {
 
   public BackendRegistry(
       Iterable<BackendConfig> configs, InstanceShapes shapes, Path dataDir, Clock clock) {
+    this(configs, shapes, dataDir, clock, false);
+  }
+
+  /**
+   * @param devMode handed to every backend: the local one runs unsandboxed jobs only in dev mode
+   */
+  public BackendRegistry(
+      Iterable<BackendConfig> configs,
+      InstanceShapes shapes,
+      Path dataDir,
+      Clock clock,
+      boolean devMode) {
     var factories = factories();
     for (var config : configs) {
       if (config.id() == null || config.id().isBlank()) {
@@ -58,7 +70,8 @@ public final class BackendRegistry implements Managed {
         throw new IllegalArgumentException("backends." + config.id() + ": no backend module");
       }
       var context =
-          new BackendContext(shapes, dataDir.resolve("backends").resolve(config.id()), clock);
+          new BackendContext(
+              shapes, dataDir.resolve("backends").resolve(config.id()), clock, devMode, dataDir);
       entries.put(config.id(), new Entry(create(factory, config, context), config));
     }
   }

@@ -67,6 +67,23 @@ class LogArchiveTest {
   }
 
   @Test
+  void archivedLogsAreOwnerOnlyWhateverTheUmask() throws Exception {
+    new LogArchive(sink, 1 << 20).archive("j1", 1, backend, REF);
+
+    try (var paths = Files.walk(dir)) {
+      var all = paths.toList();
+      assertThat(all).anyMatch(Files::isRegularFile);
+      for (var path : all) {
+        assertThat(
+                java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(path)))
+            .as(dir.relativize(path).toString())
+            .isEqualTo(Files.isDirectory(path) ? "rwx------" : "rw-------");
+      }
+    }
+  }
+
+  @Test
   void pastTheCapTheArchiveEndsWithALineSayingSo() throws Exception {
     var archive = new LogArchive(sink, 25);
     var summary = archive.archive("j1", 1, backend, REF);

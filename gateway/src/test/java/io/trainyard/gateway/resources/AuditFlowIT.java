@@ -264,7 +264,8 @@ class AuditFlowIT {
   }
 
   private static String secretJob() throws Exception {
-    var file = DIR.resolve("secrets/wandb/api-key");
+    // Secrets are per team: alice's job (team nlp) reads <secretsDir>/nlp/<secret>/<key>.
+    var file = DIR.resolve("secrets/nlp/wandb/api-key");
     Files.createDirectories(file.getParent());
     Files.writeString(file, SECRET + "\n");
     var hash =

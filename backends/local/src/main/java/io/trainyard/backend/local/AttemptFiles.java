@@ -13,18 +13,23 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * The layout of one attempt's directory, {@code <dataDir>/<objectName>/}: {@code marker.json},
  * {@code plan.json}, {@code state.json}, and per replica {@code <replica>.log} (one timestamped
- * line per printed line) and {@code <replica>.exit} (the last run's exit code). The replicas get
- * the directory as {@code TRAINYARD_ATTEMPT_DIR} for scratch files. JSON files are replaced
- * atomically, so a reader never sees half of one.
+ * line per printed line) and {@code <replica>.exit} (the last run's exit code). The replicas get a
+ * scratch directory as {@code TRAINYARD_ATTEMPT_DIR}: this one without a sandbox, else one the
+ * sandbox gives them (they never see this one). JSON files are replaced atomically, so a reader
+ * never sees half of one. The directory is owner-only (0700, files 0600) whatever the umask: it
+ * holds the replicas' logs, which may carry what a job printed.
  */
 final class AttemptFiles {
   private static final ObjectMapper JSON =
@@ -35,10 +40,26 @@ final class AttemptFiles {
           .enable(SerializationFeature.INDENT_OUTPUT);
   private static final int TAIL_BYTES = 16 * 1024;
 
+  private static final Set<PosixFilePermission> DIR_MODE =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> FILE_MODE =
+      PosixFilePermissions.fromString("rw-------");
+
   private final Path dir;
+  private final Path workDir;
+
+  AttemptFiles(Path dir, Path workDir) {
+    this.dir = dir;
+    this.workDir = workDir;
+  }
 
   AttemptFiles(Path dir) {
-    this.dir = dir;
+    this(dir, dir);
+  }
+
+  /** Where the replicas write their scratch files: {@code TRAINYARD_ATTEMPT_DIR}. */
+  Path workDir() {
+    return workDir;
   }
 
   Path dir() {
@@ -50,7 +71,31 @@ final class AttemptFiles {
   }
 
   void create() {
-    io(() -> Files.createDirectories(dir));
+    io(
+        () -> {
+          Files.createDirectories(dir);
+          Files.setPosixFilePermissions(dir, DIR_MODE);
+          // The parents are the backend's own (data/backends/<id>): owner-only as well.
+          Files.setPosixFilePermissions(dir.getParent(), DIR_MODE);
+        });
+  }
+
+  Optional<SandboxLease> readLease() {
+    return read("sandbox.json", SandboxLease.class);
+  }
+
+  void writeLease(SandboxLease lease) {
+    write("sandbox.json", lease);
+  }
+
+  /** Creates the file owner-only if it is missing, so no umask decides who may read a log. */
+  void createPrivate(Path file) {
+    io(
+        () -> {
+          if (!Files.exists(file)) {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));
+          }
+        });
   }
 
   Optional<AttemptMarker> readMarker() {
@@ -68,7 +113,8 @@ final class AttemptFiles {
   void writePlan(AttemptPlan plan) {
     write("plan.json", plan);
     if (plan.hostfile() != null) {
-      io(() -> Files.writeString(dir.resolve(ReplicaPlanner.HOSTFILE), plan.hostfile()));
+      // In the replicas' scratch directory, where they can read it; it holds no secret.
+      io(() -> Files.writeString(workDir.resolve(ReplicaPlanner.HOSTFILE), plan.hostfile()));
     }
   }
 
@@ -99,6 +145,22 @@ final class AttemptFiles {
     }
   }
 
+  /**
+   * What the sandbox tools printed instead of an exit code when the replica could not start in the
+   * sandbox (the wrapper never ran); empty when the file holds a code or nothing.
+   */
+  Optional<String> exitComplaint(String replica) {
+    try {
+      var text = Files.readString(exitFile(replica)).trim();
+      if (text.isEmpty() || text.matches("-?\\d{1,10}")) {
+        return Optional.empty();
+      }
+      return Optional.of(text.length() > 500 ? text.substring(0, 500) + "..." : text);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
   void clearExitCode(String replica) {
     io(() -> Files.deleteIfExists(exitFile(replica)));
   }
@@ -106,6 +168,7 @@ final class AttemptFiles {
   /** A line from the backend itself in a replica's log, e.g. why it restarted. */
   void appendNote(String replica, Instant at, String text) {
     var line = LogLineFormat.format(at, "[trainyard] " + text) + "\n";
+    createPrivate(logFile(replica));
     io(
         () ->
             Files.writeString(
@@ -157,6 +220,8 @@ final class AttemptFiles {
     var temp = dir.resolve(name + ".tmp");
     io(
         () -> {
+          Files.deleteIfExists(temp);
+          Files.createFile(temp, PosixFilePermissions.asFileAttribute(FILE_MODE));
           JSON.writeValue(temp.toFile(), value);
           Files.move(
               temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

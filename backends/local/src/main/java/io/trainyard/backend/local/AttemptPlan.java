@@ -12,9 +12,10 @@ import java.util.Optional;
  * @param maxRuntime the spec's text, e.g. {@code 30s}, quoted back in the failure reason; null when
  *     unset
  * @param hostfile the MPI hostfile's content; null for other frameworks
+ * @param team whose job it is: secrets are read from the team's own directory
  */
 record AttemptPlan(
-    List<ReplicaPlan> replicas, int maxRestarts, String maxRuntime, String hostfile) {
+    List<ReplicaPlan> replicas, int maxRestarts, String maxRuntime, String hostfile, String team) {
   AttemptPlan {
     replicas = List.copyOf(replicas);
   }

@@ -22,11 +22,14 @@ import java.util.OptionalInt;
  * continues where this one stopped. Thread-safe: every method holds the monitor.
  */
 final class AttemptSupervisor {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(AttemptSupervisor.class);
   private static final int REASON_LINES = 5;
 
   private final AttemptFiles files;
   private final AttemptPlan plan;
   private final ReplicaLauncher launcher;
+  private final Sandbox sandbox;
   private final LocalSecrets secrets;
   private final Clock clock;
   private final Duration killGrace;
@@ -35,12 +38,15 @@ final class AttemptSupervisor {
   private final List<ProcessHandle> doomed = new ArrayList<>();
   private boolean doomedKnown;
   private AttemptState state;
+  private SandboxLease lease;
 
   AttemptSupervisor(
       AttemptFiles files,
       AttemptPlan plan,
       AttemptState state,
+      SandboxLease lease,
       ReplicaLauncher launcher,
+      Sandbox sandbox,
       LocalSecrets secrets,
       Clock clock,
       Duration killGrace,
@@ -48,7 +54,9 @@ final class AttemptSupervisor {
     this.files = files;
     this.plan = plan;
     this.state = state;
+    this.lease = lease;
     this.launcher = launcher;
+    this.sandbox = sandbox;
     this.secrets = secrets;
     this.clock = clock;
     this.killGrace = killGrace;
@@ -69,6 +77,11 @@ final class AttemptSupervisor {
 
   AttemptFiles files() {
     return files;
+  }
+
+  /** The uid the attempt holds in the users sandbox, while it is not over; else null. */
+  synchronized Integer liveUid() {
+    return state.phase().isTerminal() ? null : lease.uid();
   }
 
   /** Starts every replica not started yet; the attempt is RUNNING once all are. */
@@ -131,6 +144,9 @@ final class AttemptSupervisor {
     var name = replica.name();
     var code = files.readExitCode(name);
     handles.remove(name);
+    files
+        .exitComplaint(name)
+        .ifPresent(text -> files.appendNote(name, clock.instant(), "could not start: " + text));
     if (code.isPresent() && code.getAsInt() == 0) {
       update(
           state.withReplica(
@@ -186,15 +202,54 @@ final class AttemptSupervisor {
   private boolean launch(ReplicaPlan replica) {
     var name = replica.name();
     try {
-      var handle = launcher.launch(files, replica, secrets.resolve(replica.secretEnv()));
+      ensureNetwork();
+      var values = secrets.resolve(plan.team(), replica.secretEnv());
+      var handle = launcher.launch(files, lease, replica, values);
       handles.put(name, handle);
       var start = handle.info().startInstant().orElse(null);
       update(state.withReplica(name, state.replicas().get(name).running(handle.pid(), start)));
       return true;
-    } catch (IOException | UncheckedIOException | BackendException e) {
+    } catch (BackendException e) {
       beginEnding(BackendPhase.FAILED, "could not start replica " + name + ": " + e.getMessage());
       return false;
+    } catch (IOException | UncheckedIOException e) {
+      // The JDK's message names the gateway's directories; the reason is shown to the job's owner.
+      LOG.warn("local attempt {}: replica {} could not start: {}", files.objectName(), name, e);
+      beginEnding(
+          BackendPhase.FAILED,
+          "could not start replica "
+              + name
+              + ": the sandbox or its process could not be started"
+              + " (the gateway's log says why)");
+      return false;
+    } catch (IllegalArgumentException e) {
+      // The JDK refuses this command or environment, and always will: retrying every tick would
+      // keep the slot forever. Its message quotes the value, which may be a secret: not repeated.
+      beginEnding(
+          BackendPhase.FAILED,
+          "could not start replica "
+              + name
+              + ": its command or environment cannot be passed to a process (a NUL character,"
+              + " or '=' in a variable name)");
+      return false;
     }
+  }
+
+  /**
+   * Starts the holder of the attempt's network namespace, or a new one when a gateway restart finds
+   * it gone; the replicas started from now on join it.
+   */
+  private void ensureNetwork() throws IOException {
+    if (lease.mode() == SandboxMode.NONE) {
+      return;
+    }
+    if (lease.holderPid() != null
+        && ProcessTree.find(lease.holderPid(), lease.holderStart()).isPresent()) {
+      return;
+    }
+    var holder = sandbox.startNetwork();
+    lease = lease.withHolder(holder.pid(), holder.info().startInstant().orElse(null));
+    files.writeLease(lease);
   }
 
   private Optional<ProcessHandle> liveHandle(String name) {
@@ -244,6 +299,13 @@ final class AttemptSupervisor {
   private void finish(BackendPhase phase, String reason) {
     handles.clear();
     doomed.clear();
+    try {
+      sandbox.release(lease);
+    } catch (RuntimeException e) {
+      // The attempt is over either way; what is left is for the operator, not a reason to retry.
+      LOG.warn(
+          "local attempt {}: sandbox not fully cleaned up: {}", files.objectName(), e.toString());
+    }
     update(state.ended(phase, reason, clock.instant()));
   }
 

@@ -17,6 +17,7 @@ import io.trainyard.spi.spec.JobSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,7 @@ public final class LocalBackend implements TrainingBackend {
   private final Duration pollInterval;
   private final LocalPlacements placements;
   private final ReplicaPlanner planner;
+  private final Sandbox sandbox;
   private final ReplicaLauncher launcher;
   private final LocalSecrets secrets;
   private final Map<String, AttemptSupervisor> attempts = new ConcurrentHashMap<>();
@@ -58,7 +60,13 @@ public final class LocalBackend implements TrainingBackend {
     this.pollInterval = pollInterval;
     this.placements = new LocalPlacements(config);
     this.planner = ReplicaPlanner.withFreePorts();
-    this.launcher = new ReplicaLauncher(config.codePath(), System.getenv());
+    this.sandbox =
+        Sandbox.choose(
+            config,
+            context.devMode(),
+            List.of(context.gatewayDataDir(), context.dataDir(), config.secretsPath()));
+    this.sandbox.seal();
+    this.launcher = new ReplicaLauncher(config.codePath(), System.getenv(), sandbox);
     this.secrets = new LocalSecrets(config.secretsPath());
     this.poller =
         Executors.newSingleThreadScheduledExecutor(
@@ -76,6 +84,8 @@ public final class LocalBackend implements TrainingBackend {
 
   static LocalBackend open(LocalConfig config, BackendContext context, Duration pollInterval) {
     var backend = new LocalBackend(config, context, pollInterval);
+    LOG.info(
+        "local backend {}: replicas run in the {} sandbox", config.id(), backend.sandbox.mode());
     backend.adoptLiveAttempts();
     backend.poller.scheduleWithFixedDelay(
         backend::tickAll, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
@@ -117,9 +127,10 @@ public final class LocalBackend implements TrainingBackend {
         return ref(job.objectName());
       }
     } catch (UncheckedIOException e) {
+      // The message names the attempt, not where the gateway keeps it.
+      LOG.warn("local attempt {} cannot be written: {}", job.objectName(), e.toString());
       throw new BackendException.Retryable(
-          "cannot write the attempt directory " + files.dir() + ": " + e.getCause().getMessage(),
-          e);
+          "cannot write the directory of attempt " + job.objectName(), e);
     }
   }
 
@@ -133,28 +144,43 @@ public final class LocalBackend implements TrainingBackend {
           "the local backend runs at most " + config.maxConcurrentJobs() + " jobs at a time", null);
     }
     // Refuse a missing secret before anything is written or started.
-    job.spec().roleSpecs().forEach(role -> secrets.resolve(role.secretEnv()));
+    job.spec().roleSpecs().forEach(role -> secrets.resolve(job.team(), role.secretEnv()));
     if (!Files.isDirectory(config.codePath())) {
-      throw new BackendException.Rejected(
-          "codeDir " + config.codePath() + " is not a directory", null);
+      throw new BackendException.Rejected("the local backend's codeDir is not a directory", null);
     }
-    var plan = planner.plan(job, files.dir());
+    SandboxLease lease;
+    try {
+      lease = sandbox.lease(files.dir(), uidsInUse());
+    } catch (IllegalStateException e) {
+      throw new BackendException.CapacityUnavailable(e.getMessage(), null);
+    }
+    var plan = planner.plan(job, Path.of(lease.workDir()));
+    // What can never start is refused now, not retried on every tick while it holds a slot.
+    for (var replica : plan.replicas()) {
+      var why = launcher.unlaunchable(replica, secrets.resolve(job.team(), replica.secretEnv()));
+      if (why != null) {
+        throw new BackendException.Rejected(why, null);
+      }
+    }
+    var attemptFiles = new AttemptFiles(files.dir(), Path.of(lease.workDir()));
     // Written inside the map's lock for this name, so a status() reading the half-written
     // directory meanwhile cannot load a second supervisor that would start the replicas again.
     var supervisor =
         attempts.compute(
             job.objectName(),
             (name, previous) -> {
-              files.create();
+              attemptFiles.create();
               if (writeMarker) {
-                files.writeMarker(
+                attemptFiles.writeMarker(
                     new AttemptMarker(
                         job.jobId(), job.attempt(), job.specHash(), context.clock().instant()));
               }
-              files.writePlan(plan);
+              sandbox.prepare(lease);
+              attemptFiles.writeLease(lease);
+              attemptFiles.writePlan(plan);
               var state = AttemptState.admitting(plan);
-              files.writeState(state);
-              return supervisor(files, plan, state);
+              attemptFiles.writeState(state);
+              return supervisor(attemptFiles, plan, state, lease);
             });
     supervisor.start();
   }
@@ -216,7 +242,7 @@ public final class LocalBackend implements TrainingBackend {
       return BackendHealth.unhealthy(missing);
     }
     if (!Files.isDirectory(config.codePath())) {
-      return BackendHealth.unhealthy("codeDir " + config.codePath() + " is not a directory");
+      return BackendHealth.unhealthy("the local backend's codeDir is not a directory");
     }
     return BackendHealth.ok();
   }
@@ -250,6 +276,13 @@ public final class LocalBackend implements TrainingBackend {
     if (!Files.isDirectory(dataDir)) {
       return;
     }
+    try {
+      // Holds every attempt's logs: owner-only whatever the umask, before any attempt exists.
+      Files.setPosixFilePermissions(
+          dataDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make the local backend's directory owner-only", e);
+    }
     try (var dirs = Files.list(dataDir)) {
       dirs.map(d -> d.getFileName().toString())
           .filter(name -> ObjectNames.jobIdOf(name).isPresent())
@@ -266,6 +299,30 @@ public final class LocalBackend implements TrainingBackend {
     } catch (BackendException.Retryable e) {
       LOG.warn("local attempt {} is not adopted: {}", name, e.getMessage());
     }
+  }
+
+  private java.util.Set<Integer> uidsInUse() {
+    var uids = new java.util.HashSet<Integer>();
+    attempts
+        .values()
+        .forEach(
+            a -> {
+              var uid = a.liveUid();
+              if (uid != null) {
+                uids.add(uid);
+              }
+            });
+    return uids;
+  }
+
+  /** The sandbox this backend's replicas run in (never {@code auto}). */
+  public SandboxMode sandboxMode() {
+    return sandbox.mode();
+  }
+
+  /** Where the attempt's replicas write their scratch files; for tests. */
+  Path workDirOf(ExternalRef ref) {
+    return require(ref).files().workDir();
   }
 
   private int liveAttempts() {
@@ -290,27 +347,36 @@ public final class LocalBackend implements TrainingBackend {
     try {
       return Optional.ofNullable(attempts.computeIfAbsent(name, this::load));
     } catch (UncheckedIOException e) {
-      throw new BackendException.Retryable("cannot read attempt " + name + ": " + e, e);
+      LOG.warn("local attempt {} cannot be read: {}", name, e.toString());
+      throw new BackendException.Retryable("cannot read attempt " + name, e);
     }
   }
 
   private AttemptSupervisor load(String name) {
-    var files = filesOf(name);
-    var plan = files.readPlan();
-    var state = files.readState();
+    var dir = filesOf(name).dir();
+    var lease = filesOf(name).readLease();
+    var plan = filesOf(name).readPlan();
+    var state = filesOf(name).readState();
     if (plan.isEmpty() || state.isEmpty()) {
       return null;
     }
-    return supervisor(files, plan.get(), state.get());
+    // An attempt from before sandboxes ran unsandboxed in its own directory, and ends so.
+    var theLease =
+        lease.orElseGet(() -> new SandboxLease(SandboxMode.NONE, null, dir.toString(), null, null));
+    var files = new AttemptFiles(dir, Path.of(theLease.workDir()));
+    return supervisor(files, plan.get(), state.get(), theLease);
   }
 
-  private AttemptSupervisor supervisor(AttemptFiles files, AttemptPlan plan, AttemptState state) {
+  private AttemptSupervisor supervisor(
+      AttemptFiles files, AttemptPlan plan, AttemptState state, SandboxLease lease) {
     var name = files.objectName();
     return new AttemptSupervisor(
         files,
         plan,
         state,
+        lease,
         launcher,
+        sandbox,
         secrets,
         context.clock(),
         config.killGrace(),

@@ -17,9 +17,17 @@ import java.time.Duration;
  *     for, so 0 by default)
  * @param codeDir the replicas' working directory, so {@code command: [python3, examples/x.py]}
  *     resolves as in a shell started there; default the gateway's working directory
- * @param secretsDir where {@code secretEnv} values are read, as {@code <secretsDir>/<secret>/<key>}
+ * @param secretsDir where {@code secretEnv} values are read, as {@code
+ *     <secretsDir>/<team>/<secret>/<key>}
  * @param maxConcurrentJobs live jobs beyond which submit refuses for capacity
  * @param killGracePeriod between SIGTERM and SIGKILL when a job is stopped, e.g. {@code 10s}
+ * @param sandbox how replicas are kept away from the gateway: {@code auto} (the default), {@code
+ *     users}, {@code bubblewrap} or {@code none} (dev mode only); see {@link SandboxMode}
+ * @param uidRange the uids the {@code users} sandbox hands out, one per live attempt, e.g. {@code
+ *     200000-200999}: far above the system's and people's accounts, so no file on the host belongs
+ *     to them
+ * @param workDir where each sandboxed attempt gets its scratch directory ({@code
+ *     TRAINYARD_ATTEMPT_DIR}); it must lie outside the gateway's (owner-only) data directory
  */
 @JsonTypeName(LocalBackendFactory.KIND)
 public record LocalConfig(
@@ -31,7 +39,10 @@ public record LocalConfig(
     String codeDir,
     String secretsDir,
     Integer maxConcurrentJobs,
-    String killGracePeriod)
+    String killGracePeriod,
+    String sandbox,
+    String uidRange,
+    String workDir)
     implements BackendConfig {
 
   public LocalConfig {
@@ -43,6 +54,13 @@ public record LocalConfig(
     secretsDir = blankToDefault(secretsDir, "data/secrets");
     maxConcurrentJobs = maxConcurrentJobs == null ? 4 : maxConcurrentJobs;
     killGracePeriod = blankToDefault(killGracePeriod, "10s");
+    sandbox = blankToDefault(sandbox, "auto");
+    uidRange = blankToDefault(uidRange, UidRange.DEFAULT);
+    workDir =
+        blankToDefault(
+            workDir, Path.of(System.getProperty("java.io.tmpdir"), "trainyard-" + id).toString());
+    SandboxMode.parse(sandbox); // throws naming the field
+    UidRange.parse(uidRange);
     if (usdPerHour.signum() < 0) {
       throw new IllegalArgumentException("usdPerHour must be 0 or more");
     }
@@ -73,7 +91,10 @@ public record LocalConfig(
       @JsonProperty("codeDir") String codeDir,
       @JsonProperty("secretsDir") String secretsDir,
       @JsonProperty("maxConcurrentJobs") Integer maxConcurrentJobs,
-      @JsonProperty("killGracePeriod") String killGracePeriod) {
+      @JsonProperty("killGracePeriod") String killGracePeriod,
+      @JsonProperty("sandbox") String sandbox,
+      @JsonProperty("uidRange") String uidRange,
+      @JsonProperty("workDir") String workDir) {
     return new LocalConfig(
         id,
         region,
@@ -83,12 +104,71 @@ public record LocalConfig(
         codeDir,
         secretsDir,
         maxConcurrentJobs,
-        killGracePeriod);
+        killGracePeriod,
+        sandbox,
+        uidRange,
+        workDir);
+  }
+
+  /** A block with the sandbox settings left to their defaults. */
+  public LocalConfig(
+      String id,
+      String region,
+      boolean hipaaEligible,
+      BigDecimal discountPct,
+      BigDecimal usdPerHour,
+      String codeDir,
+      String secretsDir,
+      Integer maxConcurrentJobs,
+      String killGracePeriod) {
+    this(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        usdPerHour,
+        codeDir,
+        secretsDir,
+        maxConcurrentJobs,
+        killGracePeriod,
+        null,
+        null,
+        null);
+  }
+
+  /** A copy with another sandbox setting (and scratch root), e.g. for tests of each mode. */
+  public LocalConfig withSandbox(String newSandbox, String newWorkDir) {
+    return new LocalConfig(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        usdPerHour,
+        codeDir,
+        secretsDir,
+        maxConcurrentJobs,
+        killGracePeriod,
+        newSandbox,
+        uidRange,
+        newWorkDir);
+  }
+
+  public SandboxMode sandboxMode() {
+    return SandboxMode.parse(sandbox);
+  }
+
+  public UidRange uids() {
+    return UidRange.parse(uidRange);
+  }
+
+  /** {@link #workDir} resolved against the gateway's working directory. */
+  public Path workPath() {
+    return Path.of(workDir).toAbsolutePath().normalize();
   }
 
   /** A block with every default, what the gateway uses when it has no configuration. */
   public static LocalConfig defaults() {
-    return new LocalConfig(null, null, false, null, null, null, null, null, null);
+    return new LocalConfig(null, null, false, null, null, null, null, null, null, null, null, null);
   }
 
   /** {@link #codeDir} resolved against the gateway's working directory. */

@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Resolves {@code secretEnv} references from files {@code <dir>/<secret>/<key>}. Values are read
- * when a replica starts and handed to the process only: never logged, never written elsewhere.
+ * Resolves {@code secretEnv} references from files {@code <dir>/<team>/<secret>/<key>}: each team
+ * has its own, so no team's job reads another's. Values are read when a replica starts and handed
+ * to the process only: never logged, never written elsewhere. Messages name the secret, the key and
+ * the relative layout, never a value or the gateway's absolute paths.
  */
 final class LocalSecrets {
   // The spec validator allows '.', so "..": refuse names that would leave the directory.
@@ -30,24 +32,44 @@ final class LocalSecrets {
    * @throws BackendException.Rejected a secret or key is missing or unreadable; names it, never a
    *     value
    */
-  Map<String, String> resolve(Map<String, SecretRef> secretEnv) {
+  Map<String, String> resolve(String team, Map<String, SecretRef> secretEnv) {
     var values = new LinkedHashMap<String, String>();
-    secretEnv.forEach((variable, ref) -> values.put(variable, read(variable, ref)));
+    secretEnv.forEach((variable, ref) -> values.put(variable, read(team, variable, ref)));
     return values;
   }
 
-  private String read(String variable, SecretRef ref) {
+  private String read(String team, String variable, SecretRef ref) {
     if (!safeName(ref.secret()) || !safeName(ref.key())) {
       throw rejected(variable, ref, "is not a valid secret/key name", null);
     }
-    var file = dir.resolve(ref.secret()).resolve(ref.key());
+    if (team == null || !safeName(team)) {
+      throw rejected(variable, ref, "cannot be looked up: the job has no valid team", null);
+    }
+    var file = dir.resolve(team).resolve(ref.secret()).resolve(ref.key());
     if (!Files.isRegularFile(file)) {
-      throw rejected(variable, ref, "is not in " + dir, null);
+      if (Files.isRegularFile(dir.resolve(ref.secret()).resolve(ref.key()))) {
+        // The layout before secrets were per team: shared by every team, so not used any more.
+        throw rejected(
+            variable,
+            ref,
+            "is only at the old shared path <secretsDir>/"
+                + ref.secret()
+                + "/"
+                + ref.key()
+                + "; move it to <secretsDir>/"
+                + team
+                + "/"
+                + ref.secret()
+                + "/"
+                + ref.key(),
+            null);
+      }
+      throw rejected(variable, ref, "is not in <secretsDir>/" + team, null);
     }
     try {
       return stripFinalNewline(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw rejected(variable, ref, "cannot be read from " + dir, e);
+      throw rejected(variable, ref, "cannot be read", null);
     }
   }
 
@@ -75,7 +97,7 @@ final class LocalSecrets {
             + variable
             + ") "
             + what
-            + ": the local backend reads <secretsDir>/<secret>/<key>",
+            + ": the local backend reads <secretsDir>/<team>/<secret>/<key>",
         cause);
   }
 }

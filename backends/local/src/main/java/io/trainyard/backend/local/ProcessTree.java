@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Finding a replica's processes again and stopping all of them. */
 final class ProcessTree {
@@ -83,5 +85,52 @@ final class ProcessTree {
       }
     }
     all.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  /** The real uids that own a process right now. */
+  static Set<Integer> uidsWithProcesses() {
+    var uids = new HashSet<Integer>();
+    ProcessHandle.allProcesses().forEach(p -> realUid(p.pid()).ifPresent(uids::add));
+    return uids;
+  }
+
+  /**
+   * SIGKILL to every process running as {@code uid}, repeated until none is left, since one may
+   * fork while the others die; bounded so a uid the kernel keeps busy cannot hang the caller.
+   */
+  static void killUid(int uid) {
+    for (int round = 0; round < 50; round++) {
+      var found =
+          ProcessHandle.allProcesses()
+              .filter(p -> realUid(p.pid()).orElse(-1) == uid)
+              .filter(ProcessTree::isRunning)
+              .toList();
+      if (found.isEmpty()) {
+        return;
+      }
+      found.forEach(ProcessHandle::destroyForcibly);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static Optional<Integer> realUid(long pid) {
+    if (!PROC) {
+      return Optional.empty();
+    }
+    try {
+      for (var line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("Uid:")) {
+          return Optional.of(Integer.parseInt(line.substring(4).trim().split("\\s+")[0]));
+        }
+      }
+      return Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty(); // gone meanwhile
+    }
   }
 }

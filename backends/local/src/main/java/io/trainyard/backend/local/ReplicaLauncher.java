@@ -11,23 +11,24 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Starts one run of a replica. The command runs under a small bash wrapper that stamps every output
- * line with the time and records the exit code in a file, so neither depends on the gateway: a
- * replica keeps logging and its end is known even when the gateway restarts meanwhile. Where {@code
- * setsid} exists the replica gets its own session, so a Ctrl-C aimed at the gateway's terminal does
- * not reach the jobs.
+ * Starts one run of a replica, in the attempt's sandbox. The command runs under a small bash
+ * wrapper that stamps every output line with the time and records the exit code, so neither depends
+ * on the gateway: a replica keeps logging and its end is known even when the gateway restarts
+ * meanwhile. The gateway opens the log (stdout, appended) and the exit file (stderr) itself and
+ * hands the replica only the open files, so a sandboxed replica never needs to reach the attempt
+ * directory. Whatever the sandbox tools print when they cannot start lands in the exit file instead
+ * of a code. The replica gets its own session, so a Ctrl-C aimed at the gateway's terminal does not
+ * reach it.
  */
 final class ReplicaLauncher {
   private static final String WRAPPER =
       String.join(
           "\n",
-          "log=$1 exit_file=$2",
-          "shift 2",
           "\"$@\" </dev/null 2>&1 | while IFS= read -r line || [[ -n $line ]]; do",
           "  printf '%s %s\\n' \"$EPOCHREALTIME\" \"$line\"",
-          "done >>\"$log\"",
+          "done",
           "code=${PIPESTATUS[0]}",
-          "printf '%s\\n' \"$code\" >\"$exit_file\"",
+          "printf '%s\\n' \"$code\" >&2",
           "exit \"$code\"");
 
   /**
@@ -50,12 +51,12 @@ final class ReplicaLauncher {
 
   private final Path codeDir;
   private final Map<String, String> baseEnv;
-  private final List<String> prefix;
+  private final Sandbox sandbox;
 
-  ReplicaLauncher(Path codeDir, Map<String, String> gatewayEnv) {
+  ReplicaLauncher(Path codeDir, Map<String, String> gatewayEnv, Sandbox sandbox) {
     this.codeDir = codeDir;
     this.baseEnv = inherited(gatewayEnv);
-    this.prefix = launchPrefix();
+    this.sandbox = sandbox;
   }
 
   /** Whether this host can run replicas at all; null when it can, else why not. */
@@ -64,33 +65,100 @@ final class ReplicaLauncher {
   }
 
   /**
-   * Starts the replica and returns its wrapper process. The log is appended to, so a restart's
-   * output follows the previous run's.
+   * Why this replica can never start, or null: what the JDK refuses to pass to a process (a NUL in
+   * an argument or variable, a variable name with '=') and a program that is not there. Retrying
+   * would not help, so the caller refuses the attempt instead.
    */
-  ProcessHandle launch(AttemptFiles files, ReplicaPlan plan, Map<String, String> secretValues)
+  String unlaunchable(ReplicaPlan plan, Map<String, String> secretValues) {
+    for (int i = 0; i < plan.command().size(); i++) {
+      if (plan.command().get(i).indexOf('\0') >= 0) {
+        return "command/args item "
+            + i
+            + " of replica "
+            + plan.name()
+            + " contains a NUL character";
+      }
+    }
+    var env = new LinkedHashMap<String, String>(plan.env());
+    env.putAll(secretValues);
+    for (var entry : env.entrySet()) {
+      var name = entry.getKey();
+      if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+        return "environment variable name '" + printable(name) + "' cannot be passed to a process";
+      }
+      if (entry.getValue().indexOf('\0') >= 0) {
+        return "environment variable " + name + " contains a NUL character";
+      }
+    }
+    if (plan.command().isEmpty()) {
+      return "replica " + plan.name() + " has no command";
+    }
+    var program = plan.command().get(0);
+    if (!findsProgram(program, env.getOrDefault("PATH", baseEnv.get("PATH")))) {
+      return "command '"
+          + printable(program)
+          + "' of replica "
+          + plan.name()
+          + (program.contains("/")
+              ? " is not an executable file (relative to codeDir)"
+              : " is not found on the replica's PATH");
+    }
+    return null;
+  }
+
+  private boolean findsProgram(String program, String path) {
+    if (program.contains("/")) {
+      var file = codeDir.resolve(program);
+      return Files.isRegularFile(file) && Files.isExecutable(file);
+    }
+    for (var dir : (path == null ? "" : path).split(":")) {
+      if (dir.isEmpty()) {
+        continue;
+      }
+      var file = codeDir.resolve(dir).resolve(program);
+      if (Files.isRegularFile(file) && Files.isExecutable(file)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String printable(String text) {
+    var cut = text.length() > 80 ? text.substring(0, 80) + "..." : text;
+    return cut.replaceAll("[\\p{Cntrl}]", "?");
+  }
+
+  /**
+   * Starts the replica and returns its root process. The log is appended to, so a restart's output
+   * follows the previous run's.
+   *
+   * @throws IllegalArgumentException the JDK refused the command or environment (see {@link
+   *     #unlaunchable})
+   */
+  ProcessHandle launch(
+      AttemptFiles files, SandboxLease lease, ReplicaPlan plan, Map<String, String> secretValues)
       throws IOException {
-    files.clearExitCode(plan.name());
     var log = files.logFile(plan.name());
-    var command = new ArrayList<>(prefix);
-    command.addAll(
-        List.of(
-            "/bin/bash",
-            "-c",
-            WRAPPER,
-            "trainyard-replica",
-            log.toString(),
-            files.exitFile(plan.name()).toString()));
-    command.addAll(plan.command());
+    var exit = files.exitFile(plan.name());
+    files.createPrivate(log);
+    files.createPrivate(exit);
+    var inner = new ArrayList<String>(List.of("/bin/bash", "-c", WRAPPER, "trainyard-replica"));
+    inner.addAll(plan.command());
     var builder =
-        new ProcessBuilder(command)
+        new ProcessBuilder(sandbox.wrap(lease, inner))
             .directory(codeDir.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            // Only the wrapper's own complaints land here, unstamped; replica output is stamped.
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectErrorStream(true);
+            // Truncated at every start: no code from a previous run is taken for this one's.
+            .redirectError(ProcessBuilder.Redirect.to(exit.toFile()));
     var env = builder.environment();
     env.clear();
     env.putAll(baseEnv);
+    if (lease.mode() != SandboxMode.NONE) {
+      // The gateway's home is not the replica's to read or write.
+      env.put("HOME", lease.workDir());
+      env.remove("TMPDIR");
+    }
     env.putAll(plan.env());
     env.putAll(secretValues);
     return builder.start().toHandle();
@@ -106,16 +174,5 @@ final class ReplicaLauncher {
         });
     env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
     return env;
-  }
-
-  // --wait keeps setsid as the replica's root process even when it has to fork to get a session.
-  private static List<String> launchPrefix() {
-    for (var dir : List.of("/usr/bin", "/bin")) {
-      var setsid = Path.of(dir, "setsid");
-      if (Files.isExecutable(setsid)) {
-        return List.of(setsid.toString(), "--wait");
-      }
-    }
-    return List.of();
   }
 }

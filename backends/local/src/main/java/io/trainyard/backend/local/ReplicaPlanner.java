@@ -38,6 +38,10 @@ final class ReplicaPlanner {
     return new ReplicaPlanner(ReplicaPlanner::kernelFreePort);
   }
 
+  /**
+   * @param attemptDir the replicas' scratch directory (what they get as {@code
+   *     TRAINYARD_ATTEMPT_DIR}, where the MPI hostfile is)
+   */
   AttemptPlan plan(BackendJob job, Path attemptDir) {
     var spec = job.spec();
     var roles = spec.roleSpecs();
@@ -65,7 +69,8 @@ final class ReplicaPlanner {
       }
     }
     var hostfile = spec.framework() == Framework.MPI ? hostfile(spec, roles) : (String) null;
-    return new AttemptPlan(replicas, spec.effectiveMaxRestarts(), spec.maxRuntime(), hostfile);
+    return new AttemptPlan(
+        replicas, spec.effectiveMaxRestarts(), spec.maxRuntime(), hostfile, job.team());
   }
 
   /** Each replica's framework variables, by replica name. */

@@ -48,7 +48,7 @@ class LocalBackendAdoptionIT {
     assertThat(second).isEqualTo(first);
     assertThat(rig.awaitEnd(first).phase()).isEqualTo(BackendPhase.SUCCEEDED);
     assertThat(rig.backend().submit(job)).isEqualTo(first);
-    assertThat(Files.readAllLines(rig.attemptDir(first).resolve("starts"))).hasSize(2);
+    assertThat(Files.readAllLines(rig.workDir(first).resolve("starts"))).hasSize(2);
     assertThatThrownBy(
             () -> rig.backend().submit(TestJobs.job(job.jobId(), job.spec(), "other-hash")))
         .isInstanceOf(BackendException.Rejected.class)
@@ -92,7 +92,7 @@ class LocalBackendAdoptionIT {
     assertThat(rig.awaitEnd(ref).phase()).isEqualTo(BackendPhase.SUCCEEDED);
     assertThat(events).contains(ref);
     assertThat(followed).containsExactly("finished");
-    assertThat(Files.readAllLines(rig.attemptDir(ref).resolve("starts"))).hasSize(1);
+    assertThat(Files.readAllLines(rig.workDir(ref).resolve("starts"))).hasSize(1);
   }
 
   @Test
@@ -109,8 +109,8 @@ class LocalBackendAdoptionIT {
 
   @Test
   void secretEnvIsDeliveredButNeverWrittenDown() throws Exception {
-    Files.createDirectories(temp.resolve("secrets/wandb"));
-    Files.writeString(temp.resolve("secrets/wandb/api-key"), "s3cr3t-value\n");
+    Files.createDirectories(temp.resolve("secrets/team/wandb"));
+    Files.writeString(temp.resolve("secrets/team/wandb/api-key"), "s3cr3t-value\n");
     var ref =
         rig.submit(
             shellJob(

@@ -103,8 +103,7 @@ class LocalBackendIT {
         .startsWith("replica worker-0 exited with code 3; last lines:")
         .contains("line 3", "line 7")
         .doesNotContain("line 2");
-    var masterPid =
-        Long.parseLong(Files.readString(rig.attemptDir(ref).resolve("master.pid")).trim());
+    var masterPid = Long.parseLong(Files.readString(rig.workDir(ref).resolve("master.pid")).trim());
     assertThat(ProcessHandle.of(masterPid).filter(ProcessTree::isRunning)).isEmpty();
   }
 
@@ -122,7 +121,7 @@ class LocalBackendIT {
     assertThat(status.phase()).isEqualTo(BackendPhase.FAILED);
     assertThat(status.restarts()).isEqualTo(2);
     assertThat(status.reason()).startsWith("replica master-0 exited with code 1");
-    assertThat(Files.readAllLines(rig.attemptDir(ref).resolve("runs"))).hasSize(3);
+    assertThat(Files.readAllLines(rig.workDir(ref).resolve("runs"))).hasSize(3);
     assertThat(rig.texts(ref, "master-0"))
         .contains(
             "[trainyard] master-0 exited with code 1; restarting (1 of 2 restarts)",
@@ -170,10 +169,12 @@ class LocalBackendIT {
     var ref =
         rig.submit(
             shellJob(
-                "sleep 300 & echo $! > \"$TRAINYARD_ATTEMPT_DIR/grandchild.pid\"; wait",
+                // Written whole, then renamed: the test must never read a half-written file.
+                "sleep 300 & p=\"$TRAINYARD_ATTEMPT_DIR/grandchild.pid\"; echo $! > \"$p.$$\";"
+                    + " mv \"$p.$$\" \"$p\"; wait",
                 "",
                 "master: 1, worker: 1"));
-    var pidFile = rig.attemptDir(ref).resolve("grandchild.pid");
+    var pidFile = rig.workDir(ref).resolve("grandchild.pid");
     LocalBackendRig.awaitFile(pidFile);
     var grandchild = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).get();
     assertThat(backend.status(ref).phase()).isEqualTo(BackendPhase.RUNNING);
@@ -194,7 +195,7 @@ class LocalBackendIT {
         "trap '' TERM; echo ready > \"$TRAINYARD_ATTEMPT_DIR/ready\";"
             + " while true; do sleep 0.1; done";
     var ref = rig.submit(shellJob(script, "", "master: 1"));
-    LocalBackendRig.awaitFile(rig.attemptDir(ref).resolve("ready"));
+    LocalBackendRig.awaitFile(rig.workDir(ref).resolve("ready"));
 
     var before = System.nanoTime();
     backend.cancel(ref);

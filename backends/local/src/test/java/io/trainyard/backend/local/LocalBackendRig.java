@@ -10,6 +10,7 @@ import io.trainyard.spi.LogQuery;
 import io.trainyard.spi.LogStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,12 @@ final class LocalBackendRig implements AutoCloseable {
   LocalBackendRig(Path temp) {
     this.temp = temp;
     this.dataDir = temp.resolve("data/backends/local");
+    try {
+      // The users sandbox's uids must reach their scratch directories under temp/work.
+      Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwx--x--x"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     reopen(withMaxJobs(4));
   }
 
@@ -54,7 +61,10 @@ final class LocalBackendRig implements AutoCloseable {
         TestJobs.REPO_ROOT.toString(),
         temp.resolve("secrets").toString(),
         maxConcurrentJobs,
-        "1s");
+        "1s",
+        "auto",
+        null,
+        temp.resolve("work").toString());
   }
 
   /** Closes the backend and opens a new one on the same directory, as a gateway restart does. */
@@ -65,7 +75,10 @@ final class LocalBackendRig implements AutoCloseable {
     config = newConfig;
     backend =
         LocalBackend.open(
-            config, new BackendContext(InstanceShapes.NONE, dataDir, Clock.systemUTC()), POLL);
+            config,
+            new BackendContext(
+                InstanceShapes.NONE, dataDir, Clock.systemUTC(), false, temp.resolve("data")),
+            POLL);
     return backend;
   }
 
@@ -104,6 +117,15 @@ final class LocalBackendRig implements AutoCloseable {
 
   private static String quoted(String text) {
     return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+  }
+
+  /** Where the attempt's replicas write ({@code TRAINYARD_ATTEMPT_DIR}). */
+  Path workDir(ExternalRef ref) {
+    return backend.workDirOf(ref);
+  }
+
+  SandboxLease backendLease(ExternalRef ref) {
+    return new AttemptFiles(attemptDir(ref)).readLease().orElseThrow();
   }
 
   Path attemptDir(ExternalRef ref) {

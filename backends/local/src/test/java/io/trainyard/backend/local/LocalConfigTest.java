@@ -28,6 +28,25 @@ class LocalConfigTest {
     assertThat(config.killGrace()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.codePath()).isEqualTo(Path.of("").toAbsolutePath());
     assertThat(config.secretsPath()).isEqualTo(Path.of("data/secrets").toAbsolutePath());
+    assertThat(config.sandboxMode()).isEqualTo(SandboxMode.AUTO);
+    assertThat(config.uids()).isEqualTo(new UidRange(200000, 200999));
+    assertThat(config.workPath())
+        .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "trainyard-local"));
+  }
+
+  @Test
+  void refusesAnUnknownSandboxOrABadUidRangeNamingTheField() {
+    assertThatThrownBy(
+            () -> TestJobs.YAML.readValue("type: local\nsandbox: docker\n", LocalConfig.class))
+        .hasMessageContaining("sandbox must be auto, users, bubblewrap or none");
+    for (var range : java.util.List.of("0-10", "5000", "300-200", "a-b", "1000-99999999999")) {
+      assertThatThrownBy(
+              () ->
+                  TestJobs.YAML.readValue(
+                      "type: local\nuidRange: '" + range + "'\n", LocalConfig.class))
+          .as(range)
+          .hasMessageContaining("uidRange");
+    }
   }
 
   @Test

@@ -16,13 +16,14 @@ class LocalSecretsTest {
 
   @Test
   void readsEachValueFromItsFileWithoutTheFinalNewline() throws Exception {
-    Files.createDirectories(dir.resolve("wandb"));
-    Files.writeString(dir.resolve("wandb/api-key"), "s3cr3t\n");
-    Files.writeString(dir.resolve("wandb/multi.line"), "a\nb");
+    Files.createDirectories(dir.resolve("team/wandb"));
+    Files.writeString(dir.resolve("team/wandb/api-key"), "s3cr3t\n");
+    Files.writeString(dir.resolve("team/wandb/multi.line"), "a\nb");
 
     var values =
         new LocalSecrets(dir)
             .resolve(
+                "team",
                 Map.of(
                     "WANDB_API_KEY", new SecretRef("wandb", "api-key"),
                     "OTHER", new SecretRef("wandb", "multi.line")));
@@ -32,13 +33,14 @@ class LocalSecretsTest {
 
   @Test
   void aMissingSecretIsRefusedByNameWithoutAnyValue() throws Exception {
-    Files.createDirectories(dir.resolve("wandb"));
-    Files.writeString(dir.resolve("wandb/api-key"), "s3cr3t");
+    Files.createDirectories(dir.resolve("team/wandb"));
+    Files.writeString(dir.resolve("team/wandb/api-key"), "s3cr3t");
 
     assertThatThrownBy(
             () ->
                 new LocalSecrets(dir)
                     .resolve(
+                        "team",
                         Map.of(
                             "A", new SecretRef("wandb", "api-key"),
                             "B", new SecretRef("wandb", "missing-key"))))
@@ -53,8 +55,40 @@ class LocalSecretsTest {
     Files.writeString(dir.resolve("outside"), "nope");
     var secrets = new LocalSecrets(dir.resolve("secrets"));
 
-    assertThatThrownBy(() -> secrets.resolve(Map.of("X", new SecretRef("..", "outside"))))
+    assertThatThrownBy(() -> secrets.resolve("team", Map.of("X", new SecretRef("..", "outside"))))
         .isInstanceOf(BackendException.Rejected.class)
         .hasMessageContaining("not a valid");
+  }
+
+  @Test
+  void eachTeamReadsOnlyItsOwnSecrets() throws Exception {
+    Files.createDirectories(dir.resolve("red/wandb"));
+    Files.writeString(dir.resolve("red/wandb/api-key"), "red-secret");
+    var secrets = new LocalSecrets(dir);
+
+    assertThat(secrets.resolve("red", Map.of("K", new SecretRef("wandb", "api-key"))))
+        .containsEntry("K", "red-secret");
+    assertThatThrownBy(
+            () -> secrets.resolve("blue", Map.of("K", new SecretRef("wandb", "api-key"))))
+        .isInstanceOf(BackendException.Rejected.class)
+        .hasMessageContaining("not in <secretsDir>/blue")
+        .hasMessageNotContaining(dir.toString())
+        .hasMessageNotContaining("red-secret");
+  }
+
+  @Test
+  void aSecretOnlyAtTheOldSharedPathIsRefusedSayingWhereToMoveIt() throws Exception {
+    Files.createDirectories(dir.resolve("wandb"));
+    Files.writeString(dir.resolve("wandb/api-key"), "shared-secret");
+
+    assertThatThrownBy(
+            () ->
+                new LocalSecrets(dir)
+                    .resolve("team", Map.of("K", new SecretRef("wandb", "api-key"))))
+        .isInstanceOf(BackendException.Rejected.class)
+        .hasMessageContaining("old shared path <secretsDir>/wandb/api-key")
+        .hasMessageContaining("move it to <secretsDir>/team/wandb/api-key")
+        .hasMessageNotContaining(dir.toString())
+        .hasMessageNotContaining("shared-secret");
   }
 }

@@ -40,6 +40,22 @@ final class TestJobs {
     return parse(yaml).spec();
   }
 
+  /**
+   * A spec as the backend could receive it if the gateway's validation missed something: parsed,
+   * not validated.
+   */
+  static JobSpec unvalidatedSpec(String specYaml) {
+    var body = "image: python:3.11-slim\n" + specYaml;
+    var yaml =
+        "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
+            + body.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
+    try {
+      return YAML.readValue(yaml, TrainingJob.class).spec();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static TrainingJob parse(String yaml) {
     try {
       var job = YAML.readValue(yaml, TrainingJob.class);

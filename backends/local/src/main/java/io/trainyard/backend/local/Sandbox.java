@@ -1,0 +1,331 @@
+package io.trainyard.backend.local;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Puts an attempt's replicas where they cannot reach the gateway (see {@link SandboxMode}): builds
+ * the command prefix each replica starts under, keeps one network namespace per attempt (a holder
+ * process with the loopback up that every replica joins, so {@code MASTER_ADDR=127.0.0.1} works
+ * between them and nothing of the host's loopback does), and cleans up when the attempt ends.
+ * Stateless apart from its settings; what an attempt got is in its {@link SandboxLease}.
+ */
+final class Sandbox {
+  private static final Duration HOLDER_READY = Duration.ofSeconds(10);
+
+  private final SandboxMode mode;
+  private final UidRange uids;
+  private final Path workRoot;
+  private final Path codeDir;
+  private final List<Path> hidden;
+  private final boolean root;
+
+  private Sandbox(
+      SandboxMode mode,
+      UidRange uids,
+      Path workRoot,
+      Path codeDir,
+      List<Path> hidden,
+      boolean root) {
+    this.mode = mode;
+    this.uids = uids;
+    this.workRoot = workRoot;
+    this.codeDir = codeDir;
+    this.hidden = List.copyOf(hidden);
+    this.root = root;
+  }
+
+  /**
+   * The sandbox the configuration asks for, or why there is none.
+   *
+   * @param hidden directories of the gateway (its data directory, the secrets) that must not be
+   *     visible inside a bubblewrap sandbox even when they lie under the code directory
+   * @throws IllegalStateException the asked-for sandbox cannot be had here, or no sandbox can and
+   *     the gateway is not in dev mode
+   */
+  static Sandbox choose(LocalConfig config, boolean devMode, List<Path> hidden) {
+    var root = isRoot();
+    var mode = config.sandboxMode();
+    String why = "the configuration says sandbox: none";
+    if (mode == SandboxMode.AUTO) {
+      var users = root ? usersMissing() : "the gateway does not run as root";
+      var bubblewrap = users == null ? null : Bubblewrap.missing();
+      mode =
+          users == null
+              ? SandboxMode.USERS
+              : bubblewrap == null ? SandboxMode.BUBBLEWRAP : SandboxMode.NONE;
+      why = "no sandbox works here (users: " + users + "; bubblewrap: " + bubblewrap + ")";
+    } else if (mode == SandboxMode.USERS) {
+      if (!root) {
+        throw new IllegalStateException(
+            "local backend: sandbox users needs the gateway to run as root");
+      }
+      requireNull(usersMissing(), mode);
+    } else if (mode == SandboxMode.BUBBLEWRAP) {
+      requireNull(Bubblewrap.missing(), mode);
+    }
+    if (mode == SandboxMode.NONE && !devMode) {
+      throw new IllegalStateException(
+          "local backend refuses to start outside dev mode: its jobs would run unsandboxed as the"
+              + " gateway's own user, because "
+              + why);
+    }
+    return new Sandbox(mode, config.uids(), config.workPath(), config.codePath(), hidden, root);
+  }
+
+  private static void requireNull(String missing, SandboxMode mode) {
+    if (missing != null) {
+      throw new IllegalStateException(
+          "local backend: sandbox " + mode + " cannot be used here: " + missing);
+    }
+  }
+
+  SandboxMode mode() {
+    return mode;
+  }
+
+  /**
+   * Makes the gateway's directories owner-only, whatever the umask made them: with the users
+   * sandbox their permissions are what keeps the replicas' uids out (the gateway sets its data
+   * directory so too; a secretsDir elsewhere is this backend's alone to guard).
+   */
+  void seal() {
+    if (mode == SandboxMode.NONE) {
+      return;
+    }
+    for (var dir : hidden) {
+      try {
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+          Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot make the gateway's directories owner-only", e);
+      }
+    }
+  }
+
+  /** The attempt's scratch directory: the attempt directory itself without a sandbox. */
+  Path workDirOf(Path attemptDir) {
+    return mode == SandboxMode.NONE ? attemptDir : workRoot.resolve(attemptDir.getFileName());
+  }
+
+  /**
+   * A lease for a new attempt: in the {@code users} sandbox the lowest uid of the range that no
+   * other live attempt holds and no process runs as (a leftover of a crash keeps its uid blocked).
+   */
+  SandboxLease lease(Path attemptDir, Set<Integer> uidsInUse) {
+    var work = workDirOf(attemptDir).toString();
+    if (mode != SandboxMode.USERS) {
+      return new SandboxLease(mode, null, work, null, null);
+    }
+    var busy = ProcessTree.uidsWithProcesses();
+    for (int uid = uids.first(); uid <= uids.last(); uid++) {
+      if (!uidsInUse.contains(uid) && !busy.contains(uid)) {
+        return new SandboxLease(mode, uid, work, null, null);
+      }
+    }
+    throw new IllegalStateException(
+        "every uid of uidRange " + uids.first() + "-" + uids.last() + " is in use");
+  }
+
+  /** Creates the scratch directory, owned by the attempt's uid and reachable by nobody else. */
+  void prepare(SandboxLease lease) {
+    if (lease.mode() == SandboxMode.NONE) {
+      return;
+    }
+    try {
+      Files.createDirectories(workRoot);
+      if (!Files.isDirectory(workRoot, LinkOption.NOFOLLOW_LINKS)
+          || !Files.getOwner(workRoot).equals(Files.getOwner(Path.of("/proc/self")))) {
+        throw new IllegalStateException(
+            "the local backend's workDir is not a directory of the gateway's user");
+      }
+      // Traversable but not listable: an attempt finds its own directory, not the others'.
+      Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwx--x--x"));
+      var dir = Path.of(lease.workDir());
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        Files.createDirectory(dir);
+      }
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+      if (lease.uid() != null) {
+        Files.setAttribute(dir, "unix:uid", lease.uid(), LinkOption.NOFOLLOW_LINKS);
+        Files.setAttribute(dir, "unix:gid", lease.uid(), LinkOption.NOFOLLOW_LINKS);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the attempt's scratch directory", e);
+    }
+  }
+
+  /**
+   * Starts the process that holds the attempt's network namespace and returns once its loopback is
+   * up. The holder outlives the gateway (adoption keeps using it) and is killed when the attempt
+   * ends.
+   */
+  ProcessHandle startNetwork() throws IOException {
+    var command = new ArrayList<String>(List.of(executable("unshare")));
+    if (!root) {
+      command.addAll(List.of("--user", "--map-root-user"));
+    }
+    command.addAll(
+        List.of(
+            "--net",
+            "--",
+            "/bin/sh",
+            "-c",
+            "ip link set lo up && echo ready && exec sleep infinity"));
+    var builder =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectErrorStream(true);
+    // The holder outlives nothing of the gateway's but must not carry its credentials either.
+    builder.environment().clear();
+    builder
+        .environment()
+        .put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    var process = builder.start();
+    var reader =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    try {
+      line = reader.readLine();
+      if (!"ready".equals(line)) {
+        process.destroyForcibly();
+        process.waitFor(HOLDER_READY.toMillis(), TimeUnit.MILLISECONDS);
+        throw new IOException("cannot create the attempt's network namespace: " + line);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+      throw new IOException("interrupted while creating the attempt's network namespace", e);
+    }
+    return process.toHandle();
+  }
+
+  /** The command that runs {@code inner} (the replica's wrapper) inside the attempt's sandbox. */
+  List<String> wrap(SandboxLease lease, List<String> inner) {
+    if (lease.mode() == SandboxMode.NONE) {
+      var command = new ArrayList<String>(setsid());
+      command.addAll(inner);
+      return command;
+    }
+    var netns = "/proc/" + lease.holderPid() + "/ns/";
+    var command = new ArrayList<String>(List.of(executable("nsenter")));
+    if (!root) {
+      command.addAll(List.of("--preserve-credentials", "--user=" + netns + "user"));
+    }
+    command.addAll(List.of("--net=" + netns + "net", "--"));
+    if (lease.mode() == SandboxMode.USERS) {
+      var id = Integer.toString(lease.uid());
+      command.addAll(
+          List.of(
+              executable("setpriv"),
+              "--reuid=" + id,
+              "--regid=" + id,
+              "--clear-groups",
+              "--no-new-privs",
+              "--inh-caps=-all",
+              "--bounding-set=-all",
+              "--"));
+      command.addAll(setsid());
+    } else {
+      command.addAll(Bubblewrap.command(codeDir, hidden, Path.of(lease.workDir())));
+    }
+    command.addAll(inner);
+    return command;
+  }
+
+  /**
+   * Once the attempt's processes are gone: kills whatever still runs as its uid (a daemon that left
+   * the process tree), stops the network holder and takes the scratch directory back from the uid,
+   * so the next attempt that gets the uid cannot read it.
+   */
+  void release(SandboxLease lease) {
+    if (lease.holderPid() != null) {
+      ProcessTree.find(lease.holderPid(), lease.holderStart())
+          .ifPresent(ProcessHandle::destroyForcibly);
+    }
+    if (lease.uid() == null) {
+      return;
+    }
+    ProcessTree.killUid(lease.uid());
+    var dir = Path.of(lease.workDir());
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try {
+      int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs)
+                throws IOException {
+              chown(d, self);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+              chown(f, self);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot take the attempt's scratch directory back", e);
+    }
+  }
+
+  private static void chown(Path path, int uid) throws IOException {
+    Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+    Files.setAttribute(path, "unix:gid", uid, LinkOption.NOFOLLOW_LINKS);
+  }
+
+  // --wait keeps setsid as the replica's root process even when it has to fork to get a session.
+  private static List<String> setsid() {
+    var setsid = executable("setsid");
+    return setsid == null ? List.of() : List.of(setsid, "--wait");
+  }
+
+  private static String usersMissing() {
+    for (var tool : List.of("setpriv", "nsenter", "unshare", "ip", "setsid")) {
+      if (executable(tool) == null) {
+        return tool + " is not installed";
+      }
+    }
+    return null;
+  }
+
+  static String executable(String name) {
+    for (var dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
+      var path = Path.of(dir, name);
+      if (Files.isExecutable(path)) {
+        return path.toString();
+      }
+    }
+    return null;
+  }
+
+  private static boolean isRoot() {
+    try {
+      return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+}
