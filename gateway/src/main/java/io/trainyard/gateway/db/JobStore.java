@@ -236,20 +236,35 @@ public final class JobStore {
    */
   public Optional<Budget.Verdict> promote(
       JobRow next, long expectedVersion, String owner, JobEvent event, Budget budget) {
-    requireEventOf(next, event);
+    return promote(next, expectedVersion, owner, List.of(event), budget, next.estimatedUsd());
+  }
+
+  /**
+   * As {@link #promote(JobRow, long, String, JobEvent, Budget)} for any move that commits more of
+   * the team's money, e.g. a failover to a dearer offer.
+   *
+   * @param jobUsd what the move adds to the team's committed spend
+   */
+  public Optional<Budget.Verdict> promote(
+      JobRow next,
+      long expectedVersion,
+      String owner,
+      List<JobEvent> events,
+      Budget budget,
+      java.math.BigDecimal jobUsd) {
+    events.forEach(e -> requireEventOf(next, e));
     if (budget != null) {
       TeamLedger.ensureTeam(jdbi, next.team(), now());
     }
     return jdbi.inTransaction(
         h -> {
           if (budget != null) {
-            var verdict =
-                TeamLedger.lockAndCheck(h, next.team(), budget, next.estimatedUsd(), now());
+            var verdict = TeamLedger.lockAndCheck(h, next.team(), budget, jobUsd, now());
             if (!verdict.fits()) {
               return Optional.of(verdict);
             }
           }
-          fencedUpdate(h, next, expectedVersion, owner, List.of(event));
+          fencedUpdate(h, next, expectedVersion, owner, events);
           return Optional.<Budget.Verdict>empty();
         });
   }

@@ -1,5 +1,6 @@
 package io.trainyard.gateway.reconcile;
 
+import io.trainyard.cost.Budget;
 import io.trainyard.cost.RoutingDecision;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobEvent;
@@ -37,6 +38,9 @@ public final class JobStepper {
   /** What a job that lost its backend object ends with (DESIGN.md). */
   public static final String OBJECT_LOST = "BACKEND_OBJECT_LOST";
 
+  /** What a job whose backend was removed from the configuration ends with. */
+  public static final String BACKEND_REMOVED = "BACKEND_REMOVED";
+
   /** How often a QUEUED job is re-quoted to see whether capacity or budget has freed. */
   static final Duration REQUOTE_EVERY = Duration.ofSeconds(10);
 
@@ -52,6 +56,7 @@ public final class JobStepper {
   private final Router router;
   private final TeamDirectory teams;
   private final LogArchive archive;
+  private final SubmitRetries retries;
   private final Clock clock;
 
   /**
@@ -67,6 +72,22 @@ public final class JobStepper {
       TeamDirectory teams,
       LogArchive archive,
       Clock clock) {
+    this(store, backends, json, router, teams, archive, SubmitRetries.Policy.DEFAULT, clock);
+  }
+
+  /**
+   * @param retries how a submit that the backend answers {@code Retryable} is retried
+   */
+  JobStepper(
+      JobStore store,
+      BackendRegistry backends,
+      StoredJson json,
+      Router router,
+      TeamDirectory teams,
+      LogArchive archive,
+      SubmitRetries.Policy retries,
+      Clock clock) {
+    this.retries = new SubmitRetries(retries);
     this.store = store;
     this.backends = backends;
     this.json = json;
@@ -79,6 +100,10 @@ public final class JobStepper {
   /** Steps {@code job}, which {@code owner} has leased. Never throws for backend trouble. */
   public void step(JobRow job, String owner) {
     try {
+      if (backendRemoved(job)) {
+        endOnRemovedBackend(job, owner);
+        return;
+      }
       switch (job.state()) {
         case QUEUED -> stepQueued(job, owner);
         case PENDING -> stepPending(job, owner);
@@ -145,6 +170,9 @@ public final class JobStepper {
       write(job, owner, job.withState(JobState.CANCELLED, "cancelled before it started", now()));
       return;
     }
+    if (retries.waiting(job.id(), job.attempt(), now())) {
+      return;
+    }
     var decision = json.read(job.decisionJson(), RoutingDecision.class);
     var offer = decision.offer(job.offerIndex()).orElseThrow();
     var spec = json.read(job.specJson(), TrainingJob.class);
@@ -161,6 +189,7 @@ public final class JobStepper {
             teams.settings(job.team(), job.backendId()));
     try {
       var ref = backend.submit(attempt);
+      retries.done(job.id(), job.attempt());
       var next =
           job.withState(JobState.SUBMITTED, null, now()).toBuilder()
               .externalRefJson(json.write(ref))
@@ -174,7 +203,52 @@ public final class JobStepper {
       failOver(job, owner, decision, job.backendId() + " refused: " + e.getMessage());
     } catch (BackendException.Rejected e) {
       write(job, owner, job.withState(JobState.FAILED, e.getMessage(), now()));
+    } catch (BackendException.Retryable e) {
+      var used = retries.failed(job.id(), job.attempt(), now());
+      if (used < 0) {
+        LOG.info("job {}: {} busy at submit, retrying later: {}", job.id(), job.backendId(), e);
+        return;
+      }
+      var why = job.backendId() + " did not answer after " + used + " tries: " + e.getMessage();
+      if (decision.offer(job.offerIndex() + 1).isPresent()) {
+        failOver(job, owner, decision, why);
+      } else {
+        write(job, owner, job.withState(JobState.FAILED, why, now()));
+      }
     }
+  }
+
+  private boolean backendRemoved(JobRow job) {
+    return job.backendId() != null
+        && java.util.EnumSet.of(
+                JobState.PENDING, JobState.SUBMITTED, JobState.RUNNING, JobState.CANCELLING)
+            .contains(job.state())
+        && backends.find(job.backendId()).isEmpty();
+  }
+
+  /**
+   * A backend taken out of the configuration cannot be asked about its jobs: each ends, with a
+   * reason saying so, rather than failing every pass for ever. Its object, if any, is left to
+   * whoever removed the backend.
+   */
+  private void endOnRemovedBackend(JobRow job, String owner) {
+    var why =
+        BACKEND_REMOVED
+            + ": backend "
+            + job.backendId()
+            + " is no longer configured; its object of attempt "
+            + job.attempt()
+            + ", if any, was not cleaned up";
+    var cancel = job.cancelRequested() || job.state() == JobState.CANCELLING;
+    if (cancel && (job.state() == JobState.RUNNING || job.state() == JobState.SUBMITTED)) {
+      // SUBMITTED and RUNNING may end CANCELLED only through CANCELLING.
+      job = writeAndReload(job, owner, job.withState(JobState.CANCELLING, why, now()));
+      if (job == null) {
+        return;
+      }
+    }
+    var end = cancel ? JobState.CANCELLED : JobState.FAILED;
+    write(job, owner, job.withState(end, why, now()));
   }
 
   /** Moves the job to its next offer as a new attempt, or to QUEUED when none is left. */
@@ -205,12 +279,45 @@ public final class JobStepper {
             .reason(why)
             .updatedAt(now())
             .build();
-    write(
-        job,
-        owner,
-        moved,
-        JobEvent.FAILOVER,
-        why + "; attempt " + moved.attempt() + " on " + offer.backendId());
+    var event =
+        JobEvent.of(
+            job.id(),
+            now(),
+            JobEvent.FAILOVER,
+            why + "; attempt " + moved.attempt() + " on " + offer.backendId());
+    retries.done(job.id(), job.attempt());
+    var budget = teams.budget(job.team());
+    var extra = extraCost(job, moved);
+    if (budget == null || extra.signum() <= 0) {
+      commit(job, owner, moved, List.of(event));
+      return;
+    }
+    // A dearer offer spends more of the month: the budget is asked again, as at submit.
+    var over = store.promote(moved, job.version(), owner, List.of(event), budget, extra);
+    if (over.isEmpty()) {
+      return;
+    }
+    var overWhy = why + "; the next offer, " + offer.backendId() + ", is " + over.get().reason();
+    if (budget.overBudget() == Budget.OverBudget.REFUSE) {
+      write(job, owner, job.withState(JobState.FAILED, overWhy, now()));
+      return;
+    }
+    if (job.state() == JobState.SUBMITTED) {
+      job = writeAndReload(job, owner, job.withState(JobState.PENDING, why, now()));
+      if (job == null) {
+        return;
+      }
+    }
+    write(job, owner, job.withState(JobState.QUEUED, overWhy, now()));
+  }
+
+  /** What the move commits beyond what the job already committed. */
+  private static java.math.BigDecimal extraCost(JobRow job, JobRow moved) {
+    if (moved.estimatedUsd() == null) {
+      return java.math.BigDecimal.ZERO;
+    }
+    var before = job.estimatedUsd() == null ? java.math.BigDecimal.ZERO : job.estimatedUsd();
+    return moved.estimatedUsd().subtract(before);
   }
 
   private void follow(JobRow job, String owner) {
