@@ -36,9 +36,11 @@ import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.LogArchive;
 import io.trainyard.gateway.reconcile.Reconciler;
+import io.trainyard.gateway.reconcile.SubmitRetries;
 import io.trainyard.gateway.resources.AuditResource;
 import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
+import io.trainyard.gateway.resources.FollowLimits;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
@@ -129,7 +131,12 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var prices =
         new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
     var backends =
-        new BackendRegistry(config.getBackends(), prices.catalog(), config.dataPath(), clock);
+        new BackendRegistry(
+            config.getBackends(),
+            prices.catalog(),
+            config.dataPath(),
+            clock,
+            config.getBackendHealth().toSettings());
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(
@@ -151,7 +158,19 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
     var logArchive = logArchive(config, environment);
-    var stepper = new JobStepper(store, backends, json, service::route, teams, logArchive, clock);
+    var stepper =
+        new JobStepper(
+            store,
+            backends,
+            json,
+            service::route,
+            teams,
+            logArchive,
+            new SubmitRetries.Policy(
+                reconcilerConfig.getSubmitTries(),
+                reconcilerConfig.getSubmitRetryDelay().toJavaDuration(),
+                reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
+            clock);
     var reconciler =
         new Reconciler(
             store,
@@ -181,6 +200,12 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             new JobLogs(store, backends, json, logArchive),
             reconciler::wakeUp,
             audit.log(),
+            new FollowLimits(
+                new FollowLimits.Settings(
+                    config.getLogFollow().getMaxPerCaller(),
+                    config.getLogFollow().getMaxTotal(),
+                    config.getLogFollow().getMaxDuration().toJavaDuration(),
+                    config.getLogFollow().getRetryAfter().toJavaDuration())),
             clock));
     jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
     jersey.register(new QuotesResource(service, reader));

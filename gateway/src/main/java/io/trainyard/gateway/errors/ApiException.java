@@ -13,6 +13,7 @@ public final class ApiException extends RuntimeException {
   private final ErrorCode code;
   private final List<FieldError> errors;
   private final transient Object detail;
+  private final long retryAfterSeconds;
 
   public ApiException(ErrorCode code, String message) {
     this(code, message, List.of(), null);
@@ -23,10 +24,35 @@ public final class ApiException extends RuntimeException {
    *     backend can take
    */
   public ApiException(ErrorCode code, String message, List<FieldError> errors, Object detail) {
+    this(code, message, errors, detail, 0);
+  }
+
+  private ApiException(
+      ErrorCode code,
+      String message,
+      List<FieldError> errors,
+      Object detail,
+      long retryAfterSeconds) {
     super(message, null, false, false);
     this.code = code;
     this.errors = List.copyOf(errors);
     this.detail = detail;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** A refusal for a limit, answered with {@code Retry-After: seconds}. */
+  public static ApiException tooMany(String field, String message, long retryAfterSeconds) {
+    return new ApiException(
+        ErrorCode.TOO_MANY_REQUESTS,
+        message,
+        List.of(new FieldError(field, message)),
+        null,
+        Math.max(1, retryAfterSeconds));
+  }
+
+  /** Seconds the caller should wait before trying again; 0 when the error does not say. */
+  public long retryAfterSeconds() {
+    return retryAfterSeconds;
   }
 
   public static ApiException field(ErrorCode code, String field, String message) {

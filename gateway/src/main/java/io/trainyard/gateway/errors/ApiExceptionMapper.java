@@ -22,10 +22,15 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
     // Set by RequestIds on this thread; response filters, which clear it, run after mappers.
     var requestId = MDC.get(RequestIds.MDC_KEY);
     if (error instanceof ApiException api) {
-      return respond(
-          api.code().status(),
-          new ErrorResponse(
-              api.code().name(), api.getMessage(), api.errors(), requestId, api.detail()));
+      var response =
+          respond(
+              api.code().status(),
+              new ErrorResponse(
+                  api.code().name(), api.getMessage(), api.errors(), requestId, api.detail()));
+      if (api.retryAfterSeconds() > 0) {
+        response.getHeaders().putSingle("Retry-After", Long.toString(api.retryAfterSeconds()));
+      }
+      return response;
     }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();

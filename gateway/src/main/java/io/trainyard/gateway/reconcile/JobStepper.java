@@ -78,7 +78,7 @@ public final class JobStepper {
   /**
    * @param retries how a submit that the backend answers {@code Retryable} is retried
    */
-  JobStepper(
+  public JobStepper(
       JobStore store,
       BackendRegistry backends,
       StoredJson json,

@@ -12,16 +12,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * replica that takes a job over starts counting afresh, which bounds the total at replicas ×
  * maxTries. Thread-safe.
  */
-final class SubmitRetries {
+public final class SubmitRetries {
   /**
    * @param maxTries submits of one attempt that may answer Retryable before it gives up
    * @param firstDelay the wait after the first Retryable
    * @param maxDelay the longest wait between two tries
    */
-  record Policy(int maxTries, Duration firstDelay, Duration maxDelay) {
-    static final Policy DEFAULT = new Policy(5, Duration.ofSeconds(2), Duration.ofMinutes(1));
+  public record Policy(int maxTries, Duration firstDelay, Duration maxDelay) {
+    public static final Policy DEFAULT =
+        new Policy(5, Duration.ofSeconds(2), Duration.ofMinutes(1));
 
-    Policy {
+    public Policy {
       if (maxTries < 1) {
         throw new IllegalArgumentException("maxTries must be at least 1");
       }

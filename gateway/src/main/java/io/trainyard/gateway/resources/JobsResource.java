@@ -57,10 +57,12 @@ public final class JobsResource {
   private final JobLogs logs;
   private final Runnable wakeReconciler;
   private final AuditLog audit;
+  private final FollowLimits follows;
   private final Clock clock;
 
   /**
    * @param audit where reading a job's logs is audited
+   * @param follows how many log follows callers may hold on this replica, and for how long
    */
   public JobsResource(
       JobService jobs,
@@ -69,7 +71,9 @@ public final class JobsResource {
       JobLogs logs,
       Runnable wakeReconciler,
       AuditLog audit,
+      FollowLimits follows,
       Clock clock) {
+    this.follows = follows;
     this.jobs = jobs;
     this.store = store;
     this.reader = reader;
@@ -169,30 +173,46 @@ public final class JobsResource {
     var caller = Caller.of(security);
     var job = jobs.get(caller, id);
     var query = new LogQuery(replica, parseSince(since), follow);
-    // Logs can hold anything a job printed: who read them is evidence, written before a byte goes.
-    var details = new LinkedHashMap<String, Object>();
-    details.put("follow", follow);
-    details.put("replica", replica);
-    details.put("since", since);
-    details.put("attempt", job.attempt());
-    audit.record(
-        AuditEntry.builder(
-                clock.instant(), AuditActors.of(caller), AuditActions.JOB_LOGS, "job/" + job.id())
-            .team(job.team())
-            .backend(job.backendId())
-            .details(details)
-            .build());
+    // Taken before anything is written, given back when the stream ends however it ends.
+    var permit = follow ? follows.acquire(caller.principal().subject()) : null;
+    try {
+      // Logs can hold anything a job printed: who read them is evidence, written before a byte.
+      var details = new LinkedHashMap<String, Object>();
+      details.put("follow", follow);
+      details.put("replica", replica);
+      details.put("since", since);
+      details.put("attempt", job.attempt());
+      audit.record(
+          AuditEntry.builder(
+                  clock.instant(), AuditActors.of(caller), AuditActions.JOB_LOGS, "job/" + job.id())
+              .team(job.team())
+              .backend(job.backendId())
+              .details(details)
+              .build());
+    } catch (RuntimeException e) {
+      if (permit != null) {
+        permit.close();
+      }
+      throw e;
+    }
     return out -> {
-      var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-      logs.stream(
-          job,
-          query,
-          line -> {
-            writer.write(line);
-            writer.write('\n');
-            writer.flush();
-          });
-      writer.flush();
+      try {
+        var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        logs.stream(
+            job,
+            query,
+            line -> {
+              writer.write(line);
+              writer.write('\n');
+              writer.flush();
+            },
+            follows.settings().maxDuration());
+        writer.flush();
+      } finally {
+        if (permit != null) {
+          permit.close();
+        }
+      }
     };
   }
 
