@@ -30,6 +30,7 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
@@ -111,6 +112,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     environment.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     var startup = new StartupChecks(config, environment.getObjectMapper());
     startup.applyDefaults();
+    // Tokens a client put in the query string (?access_token=) stay out of the access log.
+    environment.lifecycle().addEventListener(RedactingRequestLog.installer());
     startup.refuseUnsafeDevMode();
     createDataDir(config);
 

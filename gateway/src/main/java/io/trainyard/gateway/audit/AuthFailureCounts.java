@@ -5,6 +5,7 @@ import io.trainyard.audit.AuditActor;
 import io.trainyard.audit.Outcome;
 import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.logging.LogEscape;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -124,7 +125,10 @@ public final class AuthFailureCounts implements AccessFeature.FailureListener {
               .details(Map.of("request", request, "needs", needs))
               .build());
     } catch (RuntimeException e) {
-      LOG.warn("could not write an auth.denied event for {}: {}", request, e.toString());
+      LOG.warn(
+          "could not write an auth.denied event for {}: {}",
+          LogEscape.of(request),
+          LogEscape.of(e.toString()));
     }
   }
 

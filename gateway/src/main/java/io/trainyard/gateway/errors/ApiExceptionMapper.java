@@ -1,6 +1,7 @@
 package io.trainyard.gateway.errors;
 
 import io.trainyard.gateway.api.ErrorResponse;
+import io.trainyard.gateway.logging.LogEscape;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -38,7 +39,8 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
       return respond(
           status, new ErrorResponse(code.name(), plain(status), List.of(), requestId, null));
     }
-    LOG.error("request {} failed", requestId, error);
+    // An unexpected error's message may quote the request: escaped, so it cannot forge lines.
+    LOG.error("request {} failed", requestId, LogEscape.throwable(error));
     return respond(
         500,
         new ErrorResponse(

@@ -8,6 +8,7 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.logging.LogEscape;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -111,11 +112,12 @@ public final class JobStepper {
         default -> store.release(job.id(), owner);
       }
     } catch (BackendException.Retryable e) {
-      LOG.info("job {}: backend busy, retrying later: {}", job.id(), e.getMessage());
+      LOG.info("job {}: backend busy, retrying later: {}", job.id(), LogEscape.of(e.getMessage()));
     } catch (BackendException.Unauthenticated e) {
       backends.markUnhealthy(job.backendId(), e.getMessage());
     } catch (RuntimeException e) {
-      LOG.error("job {}: step failed; retrying on the next pass", job.id(), e);
+      // Messages may quote the spec (names, args, env values): escaped.
+      LOG.error("job {}: step failed; retrying on the next pass", job.id(), LogEscape.throwable(e));
     }
   }
 
@@ -206,7 +208,11 @@ public final class JobStepper {
     } catch (BackendException.Retryable e) {
       var used = retries.failed(job.id(), job.attempt(), now());
       if (used < 0) {
-        LOG.info("job {}: {} busy at submit, retrying later: {}", job.id(), job.backendId(), e);
+        LOG.info(
+            "job {}: {} busy at submit, retrying later: {}",
+            job.id(),
+            job.backendId(),
+            LogEscape.of(e.getMessage()));
         return;
       }
       var why = job.backendId() + " did not answer after " + used + " tries: " + e.getMessage();
