@@ -4,6 +4,7 @@ import io.trainyard.audit.AuditActor;
 import io.trainyard.cost.Budget;
 import io.trainyard.cost.MonthlySpend;
 import io.trainyard.spi.JobState;
+import io.trainyard.spi.SecretScrubber;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -275,7 +276,11 @@ public final class JobStore {
   }
 
   private boolean fencedUpdate(
-      Handle h, JobRow next, long expectedVersion, String owner, List<JobEvent> events) {
+      Handle h, JobRow given, long expectedVersion, String owner, List<JobEvent> givenEvents) {
+    // Reasons and events quote what a job printed; secrets in it stop here, before the row, the
+    // events and the audit log (which reads the row) are written.
+    var next = scrubbed(given);
+    var events = givenEvents.stream().map(JobStore::scrubbed).toList();
     var now = now();
     var stored =
         h.createQuery(JobColumns.SELECT + FENCE)
@@ -307,6 +312,20 @@ public final class JobStore {
     insertEvents(h, events);
     audit.changed(h, stored.get(), next, owner);
     return true;
+  }
+
+  private static JobRow scrubbed(JobRow row) {
+    var reason = SecretScrubber.shapes().scrub(row.reason());
+    return java.util.Objects.equals(reason, row.reason())
+        ? row
+        : row.toBuilder().reason(reason).build();
+  }
+
+  private static JobEvent scrubbed(JobEvent event) {
+    var message = SecretScrubber.shapes().scrub(event.message());
+    return java.util.Objects.equals(message, event.message())
+        ? event
+        : new JobEvent(event.seq(), event.jobId(), event.at(), event.type(), message);
   }
 
   /**

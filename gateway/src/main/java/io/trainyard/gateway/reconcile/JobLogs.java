@@ -8,6 +8,7 @@ import io.trainyard.spi.BackendException;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogQuery;
 import io.trainyard.spi.LogStream;
+import io.trainyard.spi.SecretScrubber;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -187,7 +188,9 @@ public final class JobLogs {
     open.set(stream);
     try (var lines = stream) {
       for (var line = lines.next(); line.isPresent() && !open.expired(); line = lines.next()) {
-        sink.sink.accept("[" + line.get().replica() + "] " + line.get().text());
+        // Archives were scrubbed when written; a backend's live lines may still hold tokens.
+        sink.sink.accept(
+            "[" + line.get().replica() + "] " + SecretScrubber.shapes().scrub(line.get().text()));
         if (line.get().at() != null) {
           sink.at = line.get().at();
         }

@@ -203,6 +203,64 @@ class OperationalLimitsIT {
     assertThat(text).doesNotContain(alice).doesNotContain(erin);
   }
 
+  @Test
+  void aJobThatPrintsItsSecretLeavesItNowhereTheGatewayStoresOrServes() throws Exception {
+    var secret = "wandb-" + java.util.UUID.randomUUID();
+    var file = DIR.resolve("secrets/wandb/api-key");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, secret + "\n");
+    var jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtZSJ9.c2lnbmF0dXJlLWhlcmU";
+    // The spec holds the token shapes only in pieces: what is searched for is what the job printed.
+    var spec =
+        """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: leaky}
+        spec:
+          framework: pytorch
+          image: python:3.11-slim
+          command: [python3, -u, -c, "import os; print('key', os.environ['WANDB_API_KEY']); \
+        print('Authorization: Bearer', 'eyJhbGciOiJSUzI1NiJ9.ey' + 'JzdWIiOiJtZSJ9.c2lnbmF0dXJlLWhlcmU'); \
+        print('aws', 'AKIA' + 'IOSFODNN7EXAMPLE'); raise SystemExit(3)"]
+          secretEnv: {WANDB_API_KEY: {secret: wandb, key: api-key}}
+          replicas: {master: 1}
+          restartPolicy: Never
+        """;
+    var answer = client.post("/v1/jobs", alice, "application/yaml", spec);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+    var id = answer.json().get("id").asText();
+    var job = client.awaitState(id, "FAILED", alice);
+    assertThat(job.get("reason").asText())
+        .as("the last lines are still the reason, with the secrets taken out")
+        .contains("exited with code 3")
+        .contains("key [REDACTED]")
+        .contains("Authorization: Bearer [REDACTED]")
+        .contains("aws [REDACTED]");
+
+    var auditor =
+        DevIssuer.loadOrCreate(DIR, AuthConfig.DEV_ISSUER)
+            .mint("carol", Set.of("nlp"), Set.of("auditor"), Duration.ofHours(1));
+    var served =
+        List.of(
+            job.toString(),
+            client.get("/v1/jobs/" + id + "/events", alice).body(),
+            client.get("/v1/jobs/" + id + "/logs", alice).body(),
+            client.get("/v1/audit?limit=1000", auditor).body());
+    assertThat(served.get(2)).contains("[master-0] key [REDACTED]");
+    var stored = new ArrayList<>(served);
+    try (var c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:h2:file:" + DIR + "/db;DB_CLOSE_ON_EXIT=FALSE", "trainyard", "");
+        var rs = c.createStatement().executeQuery("SCRIPT")) {
+      while (rs.next()) {
+        stored.add(rs.getString(1));
+      }
+    }
+    for (var needle : List.of(secret, jwt, "AKIAIOSFODNN7EXAMPLE")) {
+      assertThat(stored).noneMatch(text -> text.contains(needle));
+    }
+  }
+
   private static com.fasterxml.jackson.databind.JsonNode backend(String id) {
     for (var b : client.get("/v1/backends", alice).json().get("backends")) {
       if (b.get("id").asText().equals(id)) {
@@ -297,6 +355,7 @@ class OperationalLimitsIT {
           backends:
             - type: local
               codeDir: %2$s
+              secretsDir: %1$s/secrets
             - type: switched
               id: gke-usc1
               region: us-central1
