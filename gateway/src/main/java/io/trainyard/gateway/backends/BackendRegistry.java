@@ -68,6 +68,8 @@ public final class BackendRegistry implements Managed {
   private final Map<String, String> unhealthy = new ConcurrentHashMap<>();
   private final Map<String, BackendHealth> lastHealth = new ConcurrentHashMap<>();
   private final Settings settings;
+  private final List<java.util.function.Consumer<Entry>> startListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private ScheduledExecutorService schedule;
   private volatile ExecutorService probes;
 
@@ -155,6 +157,14 @@ public final class BackendRegistry implements Managed {
 
   public Optional<Entry> find(String id) {
     return Optional.ofNullable(entries.get(id));
+  }
+
+  /**
+   * Calls {@code listener} with each backend that starts late (its factory failed at start and
+   * succeeded on a retry), e.g. to subscribe to its pushed events.
+   */
+  public void onLateStart(java.util.function.Consumer<Entry> listener) {
+    startListeners.add(listener);
   }
 
   /** Why the backend cannot be offered now, or null when it can. */
@@ -299,11 +309,13 @@ public final class BackendRegistry implements Managed {
       var config = entries.get(id).config();
       try {
         var backend = create(pending.factory(), config, pending.context());
-        entries.put(id, new Entry(backend, config));
+        var entry = new Entry(backend, config);
+        entries.put(id, entry);
         unstarted.remove(id);
         unhealthy.remove(id);
         LOG.info("backend {} started", id);
         checkHealth(id);
+        startListeners.forEach(listener -> listener.accept(entry));
       } catch (BackendException.Retryable | BackendException.Unauthenticated e) {
         markUnhealthy(id, "not started: " + e.getMessage());
       } catch (RuntimeException e) {

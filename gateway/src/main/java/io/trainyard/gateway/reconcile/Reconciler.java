@@ -9,8 +9,8 @@ import io.trainyard.spi.Subscription;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -35,7 +35,7 @@ public final class Reconciler implements Managed {
   private final int batchSize;
   private final Clock clock;
   private final Semaphore wake = new Semaphore(0);
-  private final List<Subscription> subscriptions = new ArrayList<>();
+  private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private volatile boolean running;
   private Instant nextPurge = Instant.MIN;
   private Thread thread;
@@ -80,6 +80,8 @@ public final class Reconciler implements Managed {
     for (var entry : backends.all()) {
       subscriptions.add(entry.backend().events(listener));
     }
+    // A backend whose cloud was down at start pushes too once it is up.
+    backends.onLateStart(entry -> subscriptions.add(entry.backend().events(listener)));
     running = true;
     thread = new Thread(this::loop, "reconciler-" + owner);
     thread.setDaemon(true);

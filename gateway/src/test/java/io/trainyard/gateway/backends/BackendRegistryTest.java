@@ -52,11 +52,18 @@ class BackendRegistryTest {
         .as("jobs on it wait instead of failing")
         .isInstanceOf(BackendException.Retryable.class);
 
+    var started = new java.util.ArrayList<BackendRegistry.Entry>();
+    registry.onLateStart(started::add);
     registry.retryUnstarted();
     assertThat(registry.health("gke-usc1").healthy()).as("still down").isFalse();
+    assertThat(started).isEmpty();
 
     Files.delete(outage);
     registry.retryUnstarted();
+    assertThat(started)
+        .as("the reconciler hears of it, to subscribe to its events")
+        .singleElement()
+        .satisfies(e -> assertThat(e.config().id()).isEqualTo("gke-usc1"));
     assertThat(registry.health("gke-usc1").healthy()).isTrue();
     assertThat(registry.unavailableReason("gke-usc1")).isNull();
     assertThat(registry.find("gke-usc1").orElseThrow().backend())
