@@ -209,6 +209,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                     config.getLogFollow().getMaxTotal(),
                     config.getLogFollow().getMaxDuration().toJavaDuration(),
                     config.getLogFollow().getRetryAfter().toJavaDuration())),
+            audit.authFailures(),
             clock));
     jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
     jersey.register(new QuotesResource(service, reader));

@@ -9,7 +9,9 @@ import io.trainyard.gateway.api.SubmitResponse;
 import io.trainyard.gateway.audit.AuditActors;
 import io.trainyard.gateway.audit.AuditEntry;
 import io.trainyard.gateway.audit.AuditLog;
+import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
@@ -58,11 +60,13 @@ public final class JobsResource {
   private final Runnable wakeReconciler;
   private final AuditLog audit;
   private final FollowLimits follows;
+  private final AccessFeature.FailureListener denials;
   private final Clock clock;
 
   /**
    * @param audit where reading a job's logs is audited
    * @param follows how many log follows callers may hold on this replica, and for how long
+   * @param denials hears of a cancel the caller may not make, to audit it like any refusal
    */
   public JobsResource(
       JobService jobs,
@@ -72,8 +76,10 @@ public final class JobsResource {
       Runnable wakeReconciler,
       AuditLog audit,
       FollowLimits follows,
+      AccessFeature.FailureListener denials,
       Clock clock) {
     this.follows = follows;
+    this.denials = denials;
     this.jobs = jobs;
     this.store = store;
     this.reader = reader;
@@ -143,7 +149,16 @@ public final class JobsResource {
   @DELETE
   @Path("{id}")
   public Response cancel(@PathParam("id") String id, @Context SecurityContext security) {
-    var job = jobs.cancel(Caller.of(security), id);
+    var caller = Caller.of(security);
+    JobRow job;
+    try {
+      job = jobs.cancel(caller, id);
+    } catch (ApiException e) {
+      if (e.code() == ErrorCode.FORBIDDEN) {
+        denials.denied(caller, "DELETE /v1/jobs/" + id, "the job's submitter or its team-admin");
+      }
+      throw e;
+    }
     wakeReconciler.run();
     return Response.status(job.state().isTerminal() ? 200 : 202)
         .entity(JobView.of(job, clock.instant()))

@@ -157,6 +157,13 @@ class OperationalLimitsIT {
         .contains("only its submitter or a team-admin of nlp may cancel it");
     assertThat(client.get("/v1/jobs/" + id, erin).json().get("cancelRequested").asBoolean(false))
         .isFalse();
+    var auditor =
+        DevIssuer.loadOrCreate(DIR, AuthConfig.DEV_ISSUER)
+            .mint("carol", Set.of("nlp"), Set.of("auditor"), Duration.ofHours(1));
+    assertThat(client.get("/v1/audit?action=auth.denied", auditor).body())
+        .as("a refused cancel is evidence like any refusal")
+        .contains("DELETE /v1/jobs/" + id)
+        .contains("\"username\":\"erin\"");
     assertThat(client.delete("/v1/jobs/" + id, bob).status()).isEqualTo(404);
     assertThat(client.delete("/v1/jobs/" + id, nlpAdmin).status()).isEqualTo(202);
 
