@@ -8,9 +8,12 @@ import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.spi.BackendConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Fills in what the configuration left open and refuses configurations that would be unsafe, at
@@ -70,19 +73,76 @@ final class StartupChecks {
       throw new IllegalStateException(
           "auth.mode dev refuses to run with PostgreSQL: dev tokens are for one machine's H2");
     }
-    for (var connector : applicationConnectors()) {
+    refuseOffLoopback(applicationConnectors(), "application");
+    refuseOffLoopback(adminConnectors(), "admin");
+    var url = config.getDatabase().getUrl();
+    if (url != null && !url.isBlank() && !isLocalH2File(url)) {
+      throw new IllegalStateException(
+          "auth.mode dev refuses database.url "
+              + url.split(";", 2)[0]
+              + ": dev tokens are for one machine's H2 file (jdbc:h2:file:PATH, or no url),"
+              + " not a server, memory, AUTO_SERVER or INIT database");
+    }
+  }
+
+  private static void refuseOffLoopback(List<ConnectorFactory> connectors, String which) {
+    for (var connector : connectors) {
       var host = connector instanceof HttpConnectorFactory http ? http.getBindHost() : null;
       if (!isLoopback(host)) {
         throw new IllegalStateException(
-            "auth.mode dev binds only to loopback; server application connector bindHost is "
-                + (host == null ? "every interface" : host));
+            "auth.mode dev binds only to a loopback address literal (127.0.0.1 or ::1);"
+                + " server "
+                + which
+                + " connector bindHost is "
+                + (host == null ? "every interface" : host)
+                + (host != null && !isAddressLiteral(host)
+                    ? " (a name, which the resolver may map anywhere)"
+                    : ""));
       }
     }
   }
 
+  /**
+   * Whether {@code host} is a loopback address written as a literal. A name such as {@code
+   * localhost} is refused: what it resolves to is up to /etc/hosts and DNS, not to this check.
+   */
   static boolean isLoopback(String host) {
-    return host != null
-        && (host.startsWith("127.") || host.equals("localhost") || host.equals("::1"));
+    if (host == null || !isAddressLiteral(host)) {
+      return false;
+    }
+    try {
+      // A literal is parsed, never looked up.
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static boolean isAddressLiteral(String host) {
+    return IPV4.matcher(host).matches() || host.contains(":");
+  }
+
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
+  /**
+   * A file of H2's own on this machine: {@code jdbc:h2:file:} or a bare path, without {@code
+   * AUTO_SERVER} (which opens a TCP port) or {@code INIT} (which runs a script from anywhere).
+   */
+  static boolean isLocalH2File(String url) {
+    if (!url.startsWith("jdbc:h2:")) {
+      return false;
+    }
+    var rest = url.substring("jdbc:h2:".length());
+    var upper = rest.toUpperCase(java.util.Locale.ROOT);
+    if (upper.contains(";AUTO_SERVER") || upper.contains(";INIT")) {
+      return false;
+    }
+    if (rest.startsWith("file:")) {
+      return true;
+    }
+    // Any other "word:" prefix is a protocol (tcp:, ssl:, mem:, zip: ...); a path has none,
+    // though a Windows drive letter looks like one.
+    return !rest.matches("(?s)[A-Za-z]{2,}:.*");
   }
 
   private List<ConnectorFactory> applicationConnectors() {

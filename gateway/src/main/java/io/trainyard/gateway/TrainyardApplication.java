@@ -33,15 +33,18 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.LogArchive;
 import io.trainyard.gateway.reconcile.Reconciler;
+import io.trainyard.gateway.reconcile.SubmitRetries;
 import io.trainyard.gateway.resources.AuditResource;
 import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
+import io.trainyard.gateway.resources.FollowLimits;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
@@ -110,6 +113,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     environment.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     var startup = new StartupChecks(config, environment.getObjectMapper());
     startup.applyDefaults();
+    // Tokens a client put in the query string (?access_token=) stay out of the access log.
+    environment.lifecycle().addEventListener(RedactingRequestLog.installer());
     startup.refuseUnsafeDevMode();
     var dataDir = new DataDirectory(config.dataPath());
     dataDir.create();
@@ -139,7 +144,12 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
     var backends =
         new BackendRegistry(
-            config.getBackends(), prices.catalog(), config.dataPath(), clock, devMode);
+            config.getBackends(),
+            prices.catalog(),
+            config.dataPath(),
+            clock,
+            devMode,
+            config.getBackendHealth().toSettings());
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(
@@ -161,7 +171,19 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
     var logArchive = logArchive(config, environment);
-    var stepper = new JobStepper(store, backends, json, service::route, teams, logArchive, clock);
+    var stepper =
+        new JobStepper(
+            store,
+            backends,
+            json,
+            service::route,
+            teams,
+            logArchive,
+            new SubmitRetries.Policy(
+                reconcilerConfig.getSubmitTries(),
+                reconcilerConfig.getSubmitRetryDelay().toJavaDuration(),
+                reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
+            clock);
     var reconciler =
         new Reconciler(
             store,
@@ -198,6 +220,13 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             new JobLogs(store, backends, json, logArchive),
             reconciler::wakeUp,
             audit.log(),
+            new FollowLimits(
+                new FollowLimits.Settings(
+                    config.getLogFollow().getMaxPerCaller(),
+                    config.getLogFollow().getMaxTotal(),
+                    config.getLogFollow().getMaxDuration().toJavaDuration(),
+                    config.getLogFollow().getRetryAfter().toJavaDuration())),
+            audit.authFailures(),
             clock));
     jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
     jersey.register(new QuotesResource(service, reader));

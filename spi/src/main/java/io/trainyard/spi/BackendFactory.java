@@ -19,7 +19,13 @@ public interface BackendFactory<C extends BackendConfig> {
   /**
    * Builds a backend from its configuration block.
    *
-   * @throws IllegalArgumentException the block is invalid; the message names the field
+   * @throws IllegalArgumentException the block is invalid; the message names the field. The gateway
+   *     does not start.
+   * @throws BackendException.Retryable the backend cannot be reached now (an outage, a 5xx, a
+   *     cluster that is not running): the gateway starts without it, shows it unhealthy with this
+   *     message and calls {@code create} again in the background
+   * @throws BackendException.Unauthenticated the backend's cloud refused its credentials (401,
+   *     403): treated as Retryable, since credentials are often fixed outside the gateway
    */
   TrainingBackend create(C config, BackendContext context);
 }

@@ -6,6 +6,7 @@ import io.trainyard.auth.Role;
 import io.trainyard.auth.TokenRejectedException;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.logging.LogEscape;
 import jakarta.annotation.Priority;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
@@ -153,12 +154,13 @@ public final class AccessFeature implements DynamicFeature {
       } catch (TokenRejectedException e) {
         if (e.code().category() == AuthErrorCode.Category.EXTERNAL) {
           // The IdP's keys could not be fetched: our trouble, not a bad token.
-          LOG.warn("cannot verify tokens: {}", e.getMessage());
+          LOG.warn("cannot verify tokens: {}", LogEscape.of(e.getMessage()));
           throw new ApiException(
               ErrorCode.BACKEND_UNAVAILABLE, "the identity provider cannot be reached; try again");
         }
         // The reason is for operators; the caller hears the same words every time.
-        LOG.info("token refused from {}: {}", source, e.getMessage());
+        // The message quotes the token's own header and claims: the caller's words, escaped.
+        LOG.info("token refused from {}: {}", LogEscape.of(source), LogEscape.of(e.getMessage()));
         failures.refused(source, e.code().name());
         throw new ApiException(ErrorCode.UNAUTHENTICATED, UNAUTHENTICATED);
       }

@@ -13,6 +13,41 @@ public class ReconcilerConfig {
 
   private String owner;
 
+  @Min(1)
+  private int submitTries = 5;
+
+  private Duration submitRetryDelay = Duration.seconds(2);
+  private Duration submitRetryMaxDelay = Duration.minutes(1);
+
+  /**
+   * How many submits of one attempt may answer Retryable (throttling, 5xx, timeouts) before it
+   * gives up: the job fails over to its next offer, or fails with the backend's words.
+   */
+  public int getSubmitTries() {
+    return submitTries;
+  }
+
+  public void setSubmitTries(int submitTries) {
+    this.submitTries = submitTries;
+  }
+
+  /** The wait after the first Retryable submit; it doubles up to submitRetryMaxDelay. */
+  public Duration getSubmitRetryDelay() {
+    return submitRetryDelay;
+  }
+
+  public void setSubmitRetryDelay(Duration submitRetryDelay) {
+    this.submitRetryDelay = submitRetryDelay;
+  }
+
+  public Duration getSubmitRetryMaxDelay() {
+    return submitRetryMaxDelay;
+  }
+
+  public void setSubmitRetryMaxDelay(Duration submitRetryMaxDelay) {
+    this.submitRetryMaxDelay = submitRetryMaxDelay;
+  }
+
   /** How often every live job's status is read even without a pushed event (the safety net). */
   public Duration getResyncInterval() {
     return resyncInterval;

@@ -4,6 +4,7 @@ import io.trainyard.audit.AuditActor;
 import io.trainyard.cost.Budget;
 import io.trainyard.cost.MonthlySpend;
 import io.trainyard.spi.JobState;
+import io.trainyard.spi.SecretScrubber;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -248,20 +249,35 @@ public final class JobStore {
    */
   public Optional<Budget.Verdict> promote(
       JobRow next, long expectedVersion, String owner, JobEvent event, Budget budget) {
-    requireEventOf(next, event);
+    return promote(next, expectedVersion, owner, List.of(event), budget, next.estimatedUsd());
+  }
+
+  /**
+   * As {@link #promote(JobRow, long, String, JobEvent, Budget)} for any move that commits more of
+   * the team's money, e.g. a failover to a dearer offer.
+   *
+   * @param jobUsd what the move adds to the team's committed spend
+   */
+  public Optional<Budget.Verdict> promote(
+      JobRow next,
+      long expectedVersion,
+      String owner,
+      List<JobEvent> events,
+      Budget budget,
+      java.math.BigDecimal jobUsd) {
+    events.forEach(e -> requireEventOf(next, e));
     if (budget != null) {
       TeamLedger.ensureTeam(jdbi, next.team(), now());
     }
     return jdbi.inTransaction(
         h -> {
           if (budget != null) {
-            var verdict =
-                TeamLedger.lockAndCheck(h, next.team(), budget, next.estimatedUsd(), now());
+            var verdict = TeamLedger.lockAndCheck(h, next.team(), budget, jobUsd, now());
             if (!verdict.fits()) {
               return Optional.of(verdict);
             }
           }
-          fencedUpdate(h, next, expectedVersion, owner, List.of(event));
+          fencedUpdate(h, next, expectedVersion, owner, events);
           return Optional.<Budget.Verdict>empty();
         });
   }
@@ -272,7 +288,11 @@ public final class JobStore {
   }
 
   private boolean fencedUpdate(
-      Handle h, JobRow next, long expectedVersion, String owner, List<JobEvent> events) {
+      Handle h, JobRow given, long expectedVersion, String owner, List<JobEvent> givenEvents) {
+    // Reasons and events quote what a job printed; secrets in it stop here, before the row, the
+    // events and the audit log (which reads the row) are written.
+    var next = scrubbed(given);
+    var events = givenEvents.stream().map(JobStore::scrubbed).toList();
     var now = now();
     var stored =
         h.createQuery(JobColumns.SELECT + FENCE)
@@ -304,6 +324,20 @@ public final class JobStore {
     insertEvents(h, events);
     audit.changed(h, stored.get(), next, owner);
     return true;
+  }
+
+  private static JobRow scrubbed(JobRow row) {
+    var reason = SecretScrubber.shapes().scrub(row.reason());
+    return java.util.Objects.equals(reason, row.reason())
+        ? row
+        : row.toBuilder().reason(reason).build();
+  }
+
+  private static JobEvent scrubbed(JobEvent event) {
+    var message = SecretScrubber.shapes().scrub(event.message());
+    return java.util.Objects.equals(message, event.message())
+        ? event
+        : new JobEvent(event.seq(), event.jobId(), event.at(), event.type(), message);
   }
 
   /**

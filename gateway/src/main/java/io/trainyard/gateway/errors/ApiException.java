@@ -15,6 +15,7 @@ public final class ApiException extends RuntimeException {
   private final List<FieldError> errors;
   private final int errorCount;
   private final transient Object detail;
+  private final long retryAfterSeconds;
 
   public ApiException(ErrorCode code, String message) {
     this(code, message, List.of(), null);
@@ -25,12 +26,37 @@ public final class ApiException extends RuntimeException {
    *     backend can take
    */
   public ApiException(ErrorCode code, String message, List<FieldError> errors, Object detail) {
+    this(code, message, errors, detail, 0);
+  }
+
+  private ApiException(
+      ErrorCode code,
+      String message,
+      List<FieldError> errors,
+      Object detail,
+      long retryAfterSeconds) {
     super(message, null, false, false);
     this.code = code;
     // A hostile document can hold hundreds of thousands of errors: list the first ones, count all.
     this.errors = List.copyOf(errors.subList(0, Math.min(errors.size(), MAX_LISTED)));
     this.errorCount = errors.size();
     this.detail = detail;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** A refusal for a limit, answered with {@code Retry-After: seconds}. */
+  public static ApiException tooMany(String field, String message, long retryAfterSeconds) {
+    return new ApiException(
+        ErrorCode.TOO_MANY_REQUESTS,
+        message,
+        List.of(new FieldError(field, message)),
+        null,
+        Math.max(1, retryAfterSeconds));
+  }
+
+  /** Seconds the caller should wait before trying again; 0 when the error does not say. */
+  public long retryAfterSeconds() {
+    return retryAfterSeconds;
   }
 
   /** Field errors listed in an answer; the rest are only counted ({@link #errorCount}). */

@@ -1,6 +1,7 @@
 package io.trainyard.gateway.errors;
 
 import io.trainyard.gateway.api.ErrorResponse;
+import io.trainyard.gateway.logging.LogEscape;
 import io.trainyard.spi.spec.FieldError;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
@@ -32,15 +33,20 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
         // Every refusal names what the caller should change, even where the thrower did not.
         errors = List.of(new FieldError(concerned(api.code()), api.getMessage()));
       }
-      return respond(
-          api.code().status(),
-          new ErrorResponse(
-              api.code().name(),
-              ErrorText.printable(api.getMessage()),
-              ErrorText.printable(errors),
-              requestId,
-              api.detail(),
-              api.errorCount() == 0 ? errors.size() : api.errorCount()));
+      var response =
+          respond(
+              api.code().status(),
+              new ErrorResponse(
+                  api.code().name(),
+                  ErrorText.printable(api.getMessage()),
+                  ErrorText.printable(errors),
+                  requestId,
+                  api.detail(),
+                  api.errorCount() == 0 ? errors.size() : api.errorCount()));
+      if (api.retryAfterSeconds() > 0) {
+        response.getHeaders().putSingle("Retry-After", Long.toString(api.retryAfterSeconds()));
+      }
+      return response;
     }
     if (error instanceof ParamException param) {
       // Jersey answers a query parameter it cannot convert with 404, as if the path were wrong.
@@ -63,7 +69,8 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
           new ErrorResponse(
               code.name(), field.field() + " " + field.message(), List.of(field), requestId, null));
     }
-    LOG.error("request {} failed", requestId, error);
+    // An unexpected error's message may quote the request: escaped, so it cannot forge lines.
+    LOG.error("request {} failed", requestId, LogEscape.throwable(error));
     return respond(
         500,
         new ErrorResponse(

@@ -14,6 +14,8 @@ public enum ErrorCode {
   INVALID_SPEC(422, Category.USER),
   NO_OFFER(422, Category.USER),
   OVER_BUDGET(422, Category.USER),
+  /** A per-caller or per-replica limit is reached; the answer carries {@code Retry-After}. */
+  TOO_MANY_REQUESTS(429, Category.USER),
   BACKEND_UNAVAILABLE(503, Category.EXTERNAL),
   /** The audit log cannot be written, so the request was refused (audit.failClosed). */
   AUDIT_UNAVAILABLE(503, Category.INTERNAL),

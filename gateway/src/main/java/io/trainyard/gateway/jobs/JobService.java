@@ -218,12 +218,30 @@ public final class JobService {
   /** Asks the reconciler to cancel; answers the job as it stands. Terminal jobs are unchanged. */
   public JobRow cancel(Caller caller, String id) {
     var job = get(caller, id);
+    if (!mayCancel(caller, job)) {
+      // Reading a teammate's job stays allowed; stopping their work is for them or an admin.
+      throw new ApiException(
+          ErrorCode.FORBIDDEN,
+          "job "
+              + id
+              + " was submitted by "
+              + job.ownerUsername()
+              + "; only its submitter or a team-admin of "
+              + job.team()
+              + " may cancel it");
+    }
     if (job.state().isTerminal()) {
       return job;
     }
     return store
         .requestCancel(id, caller.principal().username(), AuditActors.of(caller))
         .orElse(job);
+  }
+
+  private static boolean mayCancel(Caller caller, JobRow job) {
+    return caller.has(Role.PLATFORM_ADMIN)
+        || caller.principal().subject().equals(job.ownerSubject())
+        || caller.has(Role.TEAM_ADMIN) && caller.principal().teams().contains(job.team());
   }
 
   private static boolean visible(Caller caller, JobRow job) {

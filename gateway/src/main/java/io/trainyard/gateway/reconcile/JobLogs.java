@@ -8,10 +8,14 @@ import io.trainyard.spi.BackendException;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogQuery;
 import io.trainyard.spi.LogStream;
+import io.trainyard.spi.SecretScrubber;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Streams a job's logs: from the {@link LogArchive} when the attempt's logs were archived (its pods
@@ -40,10 +44,90 @@ public final class JobLogs {
   }
 
   public void stream(JobRow job, LogQuery query, LineSink sink) throws IOException {
+    stream(job, query, sink, null);
+  }
+
+  /**
+   * As {@link #stream(JobRow, LogQuery, LineSink)}, a follow ending after {@code maxFollow} (null:
+   * when the job ends) with a last line saying how to resume: a follow holds a request thread, and
+   * a job may run for days.
+   */
+  public void stream(JobRow job, LogQuery query, LineSink sink, Duration maxFollow)
+      throws IOException {
+    var open = new Open();
+    var timer =
+        query.follow() && maxFollow != null
+            ? CLOSER.schedule(open::expire, maxFollow.toMillis(), TimeUnit.MILLISECONDS)
+            : null;
+    var last = new LastSeen(sink);
+    try {
+      stream(job, query, last, open);
+    } finally {
+      if (timer != null) {
+        timer.cancel(false);
+      }
+    }
+    if (open.expired()) {
+      sink.accept(
+          "--- follow ended after "
+              + maxFollow
+              + " (logFollow.maxDuration); resume with follow=true&since="
+              + (last.at != null ? last.at : query.since() != null ? query.since() : "")
+              + " ---");
+    }
+  }
+
+  // Ends long follows by closing their stream, which the LogStream contract says unblocks next().
+  private static final ScheduledExecutorService CLOSER =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            var t = new Thread(r, "log-follow-deadline");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** The stream a follow is reading now, and whether its time is up. */
+  private static final class Open {
+    private LogStream stream;
+    private boolean expired;
+
+    synchronized void set(LogStream s) {
+      stream = s;
+      if (expired && s != null) {
+        s.close();
+      }
+    }
+
+    synchronized void expire() {
+      expired = true;
+      if (stream != null) {
+        stream.close();
+      }
+    }
+
+    synchronized boolean expired() {
+      return expired;
+    }
+  }
+
+  /** Remembers the time of the last line passed on, to tell a cut-off follow where to resume. */
+  private static final class LastSeen {
+    private final LineSink sink;
+    private java.time.Instant at;
+
+    LastSeen(LineSink sink) {
+      this.sink = sink;
+    }
+  }
+
+  private void stream(JobRow job, LogQuery query, LastSeen sink, Open open) throws IOException {
     var current = job;
     var lastAttempt = 0;
     try {
       while (true) {
+        if (open.expired()) {
+          return;
+        }
         if (current.externalRefJson() == null || current.attempt() == lastAttempt) {
           if (!query.follow() || current.state().isTerminal()) {
             return;
@@ -54,7 +138,8 @@ public final class JobLogs {
         }
         lastAttempt = current.attempt();
         if (current.attempt() > 1) {
-          sink.accept("--- attempt " + current.attempt() + " on " + current.backendId() + " ---");
+          sink.sink.accept(
+              "--- attempt " + current.attempt() + " on " + current.backendId() + " ---");
         }
         var ref = json.read(current.externalRefJson(), ExternalRef.class);
         // Only attempts on backends that do not keep logs (or no longer configured) are archived.
@@ -63,9 +148,9 @@ public final class JobLogs {
                 ? Optional.<LogStream>empty()
                 : archive.open(current.id(), current.attempt(), query);
         if (archived.isPresent()) {
-          copy(archived.get(), sink);
+          copy(archived.get(), sink, open);
         } else {
-          copy(ref, query, sink);
+          copy(ref, query, sink, open);
         }
         if (!query.follow()) {
           return;
@@ -78,17 +163,19 @@ public final class JobLogs {
     }
   }
 
-  private void copy(ExternalRef ref, LogQuery query, LineSink sink)
+  private void copy(ExternalRef ref, LogQuery query, LastSeen sink, Open open)
       throws IOException, InterruptedException {
     var entry = backends.find(ref.backendId());
     if (entry.isEmpty()) {
-      sink.accept("--- backend " + ref.backendId() + " is no longer configured ---");
+      sink.sink.accept("--- backend " + ref.backendId() + " is no longer configured ---");
       return;
     }
     try {
-      copy(entry.get().backend().logs(ref, query), sink);
+      copy(entry.get().backend().logs(ref, query), sink, open);
     } catch (BackendException.NotFound e) {
       // No logs yet or any more; the job's state says which.
+    } catch (BackendException.Retryable e) {
+      sink.sink.accept("--- backend " + ref.backendId() + " cannot be reached now; try again ---");
     }
   }
 
@@ -96,12 +183,20 @@ public final class JobLogs {
     return backends.find(ref.backendId()).map(e -> e.backend().keepsLogs()).orElse(false);
   }
 
-  private static void copy(LogStream stream, LineSink sink)
+  private static void copy(LogStream stream, LastSeen sink, Open open)
       throws IOException, InterruptedException {
+    open.set(stream);
     try (var lines = stream) {
-      for (var line = lines.next(); line.isPresent(); line = lines.next()) {
-        sink.accept("[" + line.get().replica() + "] " + line.get().text());
+      for (var line = lines.next(); line.isPresent() && !open.expired(); line = lines.next()) {
+        // Archives were scrubbed when written; a backend's live lines may still hold tokens.
+        sink.sink.accept(
+            "[" + line.get().replica() + "] " + SecretScrubber.shapes().scrub(line.get().text()));
+        if (line.get().at() != null) {
+          sink.at = line.get().at();
+        }
       }
+    } finally {
+      open.set(null);
     }
   }
 }

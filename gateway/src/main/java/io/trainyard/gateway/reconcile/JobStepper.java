@@ -7,6 +7,7 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.logging.LogEscape;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -37,6 +38,9 @@ public final class JobStepper {
   /** What a job that lost its backend object ends with (DESIGN.md). */
   public static final String OBJECT_LOST = "BACKEND_OBJECT_LOST";
 
+  /** What a job whose backend was removed from the configuration ends with. */
+  public static final String BACKEND_REMOVED = "BACKEND_REMOVED";
+
   /** How often a QUEUED job is re-quoted to see whether capacity or budget has freed. */
   static final Duration REQUOTE_EVERY = Duration.ofSeconds(10);
 
@@ -52,6 +56,9 @@ public final class JobStepper {
   private final Router router;
   private final TeamDirectory teams;
   private final LogArchive archive;
+  private final SubmitRetries retries;
+  private final JobWrites writes;
+  private final Failover failover;
   private final Clock clock;
 
   /**
@@ -67,6 +74,24 @@ public final class JobStepper {
       TeamDirectory teams,
       LogArchive archive,
       Clock clock) {
+    this(store, backends, json, router, teams, archive, SubmitRetries.Policy.DEFAULT, clock);
+  }
+
+  /**
+   * @param retries how a submit that the backend answers {@code Retryable} is retried
+   */
+  public JobStepper(
+      JobStore store,
+      BackendRegistry backends,
+      StoredJson json,
+      Router router,
+      TeamDirectory teams,
+      LogArchive archive,
+      SubmitRetries.Policy retries,
+      Clock clock) {
+    this.retries = new SubmitRetries(retries);
+    this.writes = new JobWrites(store, clock);
+    this.failover = new Failover(store, teams, writes, this.retries, clock);
     this.store = store;
     this.backends = backends;
     this.json = json;
@@ -79,6 +104,10 @@ public final class JobStepper {
   /** Steps {@code job}, which {@code owner} has leased. Never throws for backend trouble. */
   public void step(JobRow job, String owner) {
     try {
+      if (backendRemoved(job)) {
+        endOnRemovedBackend(job, owner);
+        return;
+      }
       switch (job.state()) {
         case QUEUED -> stepQueued(job, owner);
         case PENDING -> stepPending(job, owner);
@@ -86,17 +115,18 @@ public final class JobStepper {
         default -> store.release(job.id(), owner);
       }
     } catch (BackendException.Retryable e) {
-      LOG.info("job {}: backend busy, retrying later: {}", job.id(), e.getMessage());
+      LOG.info("job {}: backend busy, retrying later: {}", job.id(), LogEscape.of(e.getMessage()));
     } catch (BackendException.Unauthenticated e) {
       backends.markUnhealthy(job.backendId(), e.getMessage());
     } catch (RuntimeException e) {
-      LOG.error("job {}: step failed; retrying on the next pass", job.id(), e);
+      // Messages may quote the spec (names, args, env values): escaped.
+      LOG.error("job {}: step failed; retrying on the next pass", job.id(), LogEscape.throwable(e));
     }
   }
 
   private void stepQueued(JobRow job, String owner) {
     if (job.cancelRequested()) {
-      write(job, owner, job.withState(JobState.CANCELLED, "cancelled while queued", now()));
+      writes.write(job, owner, job.withState(JobState.CANCELLED, "cancelled while queued", now()));
       return;
     }
     if (Duration.between(job.updatedAt(), now()).compareTo(REQUOTE_EVERY) < 0) {
@@ -134,7 +164,7 @@ public final class JobStepper {
 
   /** Keeps the job QUEUED with the current reason, and restarts its re-quote clock. */
   private void stillQueued(JobRow job, String owner, String reason) {
-    write(job, owner, job.toBuilder().reason(reason).updatedAt(now()).build());
+    writes.write(job, owner, job.toBuilder().reason(reason).updatedAt(now()).build());
   }
 
   private void stepPending(JobRow job, String owner) {
@@ -142,7 +172,12 @@ public final class JobStepper {
     if (job.cancelRequested()) {
       // A crash between submit and our write may have left the attempt's object behind.
       backend.cancel(ref(job));
-      write(job, owner, job.withState(JobState.CANCELLED, "cancelled before it started", now()));
+      retries.done(job.id(), job.attempt());
+      writes.write(
+          job, owner, job.withState(JobState.CANCELLED, "cancelled before it started", now()));
+      return;
+    }
+    if (retries.waiting(job.id(), job.attempt(), now())) {
       return;
     }
     var decision = json.read(job.decisionJson(), RoutingDecision.class);
@@ -161,56 +196,71 @@ public final class JobStepper {
             teams.settings(job.team(), job.backendId()));
     try {
       var ref = backend.submit(attempt);
+      retries.done(job.id(), job.attempt());
       var next =
           job.withState(JobState.SUBMITTED, null, now()).toBuilder()
               .externalRefJson(json.write(ref))
               .submittedAt(now())
               .build();
-      write(job, owner, next, "SUBMITTED", "accepted by " + job.backendId() + " as " + ref.name());
+      writes.write(
+          job, owner, next, "SUBMITTED", "accepted by " + job.backendId() + " as " + ref.name());
     } catch (BackendException.CapacityUnavailable | BackendException.Unauthenticated e) {
       if (e instanceof BackendException.Unauthenticated) {
         backends.markUnhealthy(job.backendId(), e.getMessage());
       }
-      failOver(job, owner, decision, job.backendId() + " refused: " + e.getMessage());
+      failover.apply(job, owner, decision, job.backendId() + " refused: " + e.getMessage());
     } catch (BackendException.Rejected e) {
-      write(job, owner, job.withState(JobState.FAILED, e.getMessage(), now()));
+      writes.write(job, owner, job.withState(JobState.FAILED, e.getMessage(), now()));
+    } catch (BackendException.Retryable e) {
+      var used = retries.failed(job.id(), job.attempt(), now());
+      if (used < 0) {
+        LOG.info(
+            "job {}: {} busy at submit, retrying later: {}",
+            job.id(),
+            job.backendId(),
+            LogEscape.of(e.getMessage()));
+        return;
+      }
+      var why = job.backendId() + " did not answer after " + used + " tries: " + e.getMessage();
+      if (decision.offer(job.offerIndex() + 1).isPresent()) {
+        failover.apply(job, owner, decision, why);
+      } else {
+        writes.write(job, owner, job.withState(JobState.FAILED, why, now()));
+      }
     }
   }
 
-  /** Moves the job to its next offer as a new attempt, or to QUEUED when none is left. */
-  private void failOver(JobRow job, String owner, RoutingDecision decision, String why) {
-    var nextIndex = job.offerIndex() + 1;
-    var next = decision.offer(nextIndex);
-    if (next.isEmpty()) {
-      if (job.state() == JobState.SUBMITTED) {
-        // Only PENDING may be queued: step back first, as the table requires.
-        job = writeAndReload(job, owner, job.withState(JobState.PENDING, why, now()));
-        if (job == null) {
-          return;
-        }
+  private boolean backendRemoved(JobRow job) {
+    return job.backendId() != null
+        && java.util.EnumSet.of(
+                JobState.PENDING, JobState.SUBMITTED, JobState.RUNNING, JobState.CANCELLING)
+            .contains(job.state())
+        && backends.find(job.backendId()).isEmpty();
+  }
+
+  /**
+   * A backend taken out of the configuration cannot be asked about its jobs: each ends, with a
+   * reason saying so, rather than failing every pass for ever. Its object, if any, is left to
+   * whoever removed the backend.
+   */
+  private void endOnRemovedBackend(JobRow job, String owner) {
+    var why =
+        BACKEND_REMOVED
+            + ": backend "
+            + job.backendId()
+            + " is no longer configured; its object of attempt "
+            + job.attempt()
+            + ", if any, was not cleaned up";
+    var cancel = job.cancelRequested() || job.state() == JobState.CANCELLING;
+    if (cancel && (job.state() == JobState.RUNNING || job.state() == JobState.SUBMITTED)) {
+      // SUBMITTED and RUNNING may end CANCELLED only through CANCELLING.
+      job = writes.writeAndReload(job, owner, job.withState(JobState.CANCELLING, why, now()));
+      if (job == null) {
+        return;
       }
-      write(job, owner, job.withState(JobState.QUEUED, why + "; no other offer", now()));
-      return;
     }
-    var offer = next.get();
-    var moved =
-        job.toBuilder()
-            .state(JobState.PENDING)
-            .attempt(job.attempt() + 1)
-            .offerIndex(nextIndex)
-            .backendId(offer.backendId())
-            .hourlyUsd(offer.hourlyUsd())
-            .estimatedUsd(offer.estimatedUsd())
-            .externalRefJson(null)
-            .reason(why)
-            .updatedAt(now())
-            .build();
-    write(
-        job,
-        owner,
-        moved,
-        JobEvent.FAILOVER,
-        why + "; attempt " + moved.attempt() + " on " + offer.backendId());
+    var end = cancel ? JobState.CANCELLED : JobState.FAILED;
+    writes.write(job, owner, job.withState(end, why, now()));
   }
 
   private void follow(JobRow job, String owner) {
@@ -221,8 +271,11 @@ public final class JobStepper {
       var archived = archiveLogs(job, backend, ref);
       backend.cancel(ref);
       var cancelling = job.withState(JobState.CANCELLING, null, now());
-      if (!commit(
-          job, owner, cancelling, withLogEvent(stateEvent(job, cancelling), job, archived))) {
+      if (!writes.commit(
+          job,
+          owner,
+          cancelling,
+          withLogEvent(writes.stateEvent(job, cancelling), job, archived))) {
         return;
       }
       job = store.find(job.id()).orElse(null);
@@ -235,7 +288,8 @@ public final class JobStepper {
       status = backend.status(ref);
     } catch (BackendException.NotFound e) {
       var end = job.state() == JobState.CANCELLING ? JobState.CANCELLED : JobState.FAILED;
-      write(job, owner, job.withState(end, end == JobState.FAILED ? OBJECT_LOST : null, now()));
+      writes.write(
+          job, owner, job.withState(end, end == JobState.FAILED ? OBJECT_LOST : null, now()));
       return;
     }
     apply(job, owner, status, backend, ref);
@@ -248,25 +302,27 @@ public final class JobStepper {
       var why = job.backendId() + " did not admit it: " + status.reason();
       if (job.state() == JobState.RUNNING) {
         // RUNNING may only go back to SUBMITTED; the failover proper happens from there.
-        job = writeAndReload(job, owner, job.withState(JobState.SUBMITTED, why, now()));
+        job = writes.writeAndReload(job, owner, job.withState(JobState.SUBMITTED, why, now()));
         if (job == null) {
           return;
         }
       }
-      failOver(job, owner, decision, why);
+      failover.apply(job, owner, decision, why);
       return;
     }
     var target = target(job.state(), status.phase());
     if (target == job.state()) {
       if (status.restarts() != job.restarts()) {
-        write(job, owner, job.toBuilder().restarts(status.restarts()).updatedAt(now()).build());
+        writes.write(
+            job, owner, job.toBuilder().restarts(status.restarts()).updatedAt(now()).build());
       }
       return;
     }
     // A job can finish between two passes; walk through RUNNING so the history stays true.
     if (job.state() == JobState.SUBMITTED && target == JobState.SUCCEEDED) {
       job =
-          writeAndReload(job, owner, started(job, status).withState(JobState.RUNNING, null, now()));
+          writes.writeAndReload(
+              job, owner, started(job, status).withState(JobState.RUNNING, null, now()));
       if (job == null) {
         return;
       }
@@ -283,12 +339,12 @@ public final class JobStepper {
     }
     next = next.toBuilder().restarts(status.restarts()).build();
     if (!target.isTerminal()) {
-      write(job, owner, next);
+      writes.write(job, owner, next);
       return;
     }
     var archived = archiveLogs(job, backend, ref);
-    var events = withLogEvent(stateEvent(job, next), job, archived);
-    if (commit(job, owner, next, events) && archived.map(Archived::done).orElse(false)) {
+    var events = withLogEvent(writes.stateEvent(job, next), job, archived);
+    if (writes.commit(job, owner, next, events) && archived.map(Archived::done).orElse(false)) {
       cleanUp(job, backend, ref);
     }
   }
@@ -398,40 +454,5 @@ public final class JobStepper {
 
   private java.time.Instant now() {
     return clock.instant();
-  }
-
-  private void write(JobRow job, String owner, JobRow next) {
-    commit(job, owner, next, stateEvent(job, next));
-  }
-
-  private void write(JobRow job, String owner, JobRow next, String type, String message) {
-    commit(job, owner, next, List.of(JobEvent.of(job.id(), now(), type, message)));
-  }
-
-  private static String describeReason(JobRow next) {
-    return next.reason() == null ? "" : ": " + next.reason();
-  }
-
-  private boolean commit(JobRow job, String owner, JobRow next, List<JobEvent> events) {
-    var ok = store.update(next, job.version(), owner, events);
-    if (!ok) {
-      LOG.info("job {}: lost the lease or a race; the next pass re-reads it", job.id());
-    }
-    return ok;
-  }
-
-  /** Writes, then re-reads the row for a further step in the same pass; null when fenced out. */
-  private JobRow writeAndReload(JobRow job, String owner, JobRow next) {
-    if (!commit(job, owner, next, stateEvent(job, next))) {
-      return null;
-    }
-    return store.find(job.id()).orElse(null);
-  }
-
-  private List<JobEvent> stateEvent(JobRow job, JobRow next) {
-    return next.state() == job.state()
-        ? List.of()
-        : List.of(
-            JobEvent.of(job.id(), now(), JobEvent.STATE, next.state() + describeReason(next)));
   }
 }

@@ -9,6 +9,7 @@ import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogLine;
 import io.trainyard.spi.LogQuery;
 import io.trainyard.spi.LogStream;
+import io.trainyard.spi.SecretScrubber;
 import io.trainyard.spi.TrainingBackend;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -105,7 +106,8 @@ public final class LogArchive {
     long bytes = 0;
     try (var stream = backend.logs(ref, LogQuery.ALL)) {
       for (var line = stream.next(); line.isPresent(); line = stream.next()) {
-        var text = line.get().text();
+        // What the backend did not scrub (it may not know the values) loses its tokens here.
+        var text = SecretScrubber.shapes().scrub(line.get().text());
         var size = text.getBytes(StandardCharsets.UTF_8).length;
         if (bytes + size > maxBytes) {
           write(

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,7 +48,7 @@ public final class Reconciler implements Managed {
   private final int batchSize;
   private final Clock clock;
   private final Semaphore wake = new Semaphore(0);
-  private final List<Subscription> subscriptions = new ArrayList<>();
+  private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private final Map<String, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final Set<String> inLane = ConcurrentHashMap.newKeySet();
   private volatile boolean running;
@@ -94,6 +95,8 @@ public final class Reconciler implements Managed {
     for (var entry : backends.all()) {
       subscriptions.add(entry.backend().events(listener));
     }
+    // A backend whose cloud was down at start pushes too once it is up.
+    backends.onLateStart(entry -> subscriptions.add(entry.backend().events(listener)));
     running = true;
     thread = new Thread(this::loop, "reconciler-" + owner);
     thread.setDaemon(true);

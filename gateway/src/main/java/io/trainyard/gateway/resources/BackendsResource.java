@@ -25,7 +25,8 @@ public final class BackendsResource {
         backends.all().stream()
             .map(
                 e -> {
-                  var health = backends.checkHealth(e.config().id());
+                  // The cache: a trainer's call never probes a backend.
+                  var health = backends.health(e.config().id());
                   return new BackendList.Backend(
                       e.config().id(),
                       e.backend().kind(),

@@ -9,7 +9,9 @@ import io.trainyard.gateway.api.SubmitResponse;
 import io.trainyard.gateway.audit.AuditActors;
 import io.trainyard.gateway.audit.AuditEntry;
 import io.trainyard.gateway.audit.AuditLog;
+import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
@@ -57,10 +59,14 @@ public final class JobsResource {
   private final JobLogs logs;
   private final Runnable wakeReconciler;
   private final AuditLog audit;
+  private final FollowLimits follows;
+  private final AccessFeature.FailureListener denials;
   private final Clock clock;
 
   /**
    * @param audit where reading a job's logs is audited
+   * @param follows how many log follows callers may hold on this replica, and for how long
+   * @param denials hears of a cancel the caller may not make, to audit it like any refusal
    */
   public JobsResource(
       JobService jobs,
@@ -69,7 +75,11 @@ public final class JobsResource {
       JobLogs logs,
       Runnable wakeReconciler,
       AuditLog audit,
+      FollowLimits follows,
+      AccessFeature.FailureListener denials,
       Clock clock) {
+    this.follows = follows;
+    this.denials = denials;
     this.jobs = jobs;
     this.store = store;
     this.reader = reader;
@@ -139,7 +149,16 @@ public final class JobsResource {
   @DELETE
   @Path("{id}")
   public Response cancel(@PathParam("id") String id, @Context SecurityContext security) {
-    var job = jobs.cancel(Caller.of(security), id);
+    var caller = Caller.of(security);
+    JobRow job;
+    try {
+      job = jobs.cancel(caller, id);
+    } catch (ApiException e) {
+      if (e.code() == ErrorCode.FORBIDDEN) {
+        denials.denied(caller, "DELETE /v1/jobs/" + id, "the job's submitter or its team-admin");
+      }
+      throw e;
+    }
     wakeReconciler.run();
     return Response.status(job.state().isTerminal() ? 200 : 202)
         .entity(JobView.of(job, clock.instant()))
@@ -169,30 +188,46 @@ public final class JobsResource {
     var caller = Caller.of(security);
     var job = jobs.get(caller, id);
     var query = new LogQuery(replica, parseSince(since), follow);
-    // Logs can hold anything a job printed: who read them is evidence, written before a byte goes.
-    var details = new LinkedHashMap<String, Object>();
-    details.put("follow", follow);
-    details.put("replica", replica);
-    details.put("since", since);
-    details.put("attempt", job.attempt());
-    audit.record(
-        AuditEntry.builder(
-                clock.instant(), AuditActors.of(caller), AuditActions.JOB_LOGS, "job/" + job.id())
-            .team(job.team())
-            .backend(job.backendId())
-            .details(details)
-            .build());
+    // Taken before anything is written, given back when the stream ends however it ends.
+    var permit = follow ? follows.acquire(caller.principal().subject()) : null;
+    try {
+      // Logs can hold anything a job printed: who read them is evidence, written before a byte.
+      var details = new LinkedHashMap<String, Object>();
+      details.put("follow", follow);
+      details.put("replica", replica);
+      details.put("since", since);
+      details.put("attempt", job.attempt());
+      audit.record(
+          AuditEntry.builder(
+                  clock.instant(), AuditActors.of(caller), AuditActions.JOB_LOGS, "job/" + job.id())
+              .team(job.team())
+              .backend(job.backendId())
+              .details(details)
+              .build());
+    } catch (RuntimeException e) {
+      if (permit != null) {
+        permit.close();
+      }
+      throw e;
+    }
     return out -> {
-      var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-      logs.stream(
-          job,
-          query,
-          line -> {
-            writer.write(line);
-            writer.write('\n');
-            writer.flush();
-          });
-      writer.flush();
+      try {
+        var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        logs.stream(
+            job,
+            query,
+            line -> {
+              writer.write(line);
+              writer.write('\n');
+              writer.flush();
+            },
+            follows.settings().maxDuration());
+        writer.flush();
+      } finally {
+        if (permit != null) {
+          permit.close();
+        }
+      }
     };
   }
 

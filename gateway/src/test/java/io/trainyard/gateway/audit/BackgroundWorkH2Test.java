@@ -62,6 +62,51 @@ class BackgroundWorkH2Test extends AuditTrailFixture {
   }
 
   @Test
+  @Order(1)
+  void deniedRequestsOfOneCallerBecomeTwoEventsAMinuteNotOnePerRequest() {
+    var counts = new AuthFailureCounts(replica.log(), "replica-a", clock);
+    clock.set(java.time.Instant.parse("2030-01-03T03:04:00Z"));
+    var mallory =
+        new io.trainyard.gateway.auth.Caller(
+            new io.trainyard.auth.Principal(
+                "sub-mallory",
+                "mallory",
+                null,
+                java.util.Set.of("nlp"),
+                java.util.Set.of(io.trainyard.auth.Role.TRAINER),
+                null),
+            "10.0.0.7");
+    var before = denials().size();
+    for (int i = 0; i < 300; i++) {
+      counts.denied(mallory, i % 3 == 0 ? "POST /v1/audit/exports" : "GET /v1/audit", "auditor");
+    }
+    assertThat(denials()).as("the first is written at once").hasSize(before + 1);
+    counts.flush(false);
+    assertThat(denials()).as("the minute is not over").hasSize(before + 1);
+
+    clock.advance(Duration.ofSeconds(61));
+    counts.flush(false);
+    var all = denials();
+    assertThat(all).hasSize(before + 2);
+    var coalesced = all.get(all.size() - 1);
+    assertThat(coalesced.actor().username()).isEqualTo("mallory");
+    assertThat(coalesced.details().get("count").asLong()).isEqualTo(299);
+    assertThat(coalesced.details().at("/requests/GET ~1v1~1audit").asLong()).isEqualTo(200);
+    assertThat(coalesced.details().at("/requests/POST ~1v1~1audit~1exports").asLong())
+        .isEqualTo(99);
+    assertThat(coalesced.details().get("windowStart").asText()).isEqualTo("2030-01-03T03:04:00Z");
+  }
+
+  private java.util.List<io.trainyard.audit.AuditEvent> denials() {
+    return replica
+        .audit()
+        .page(new AuditQuery(null, null, "auth.denied", null, null, null), 0, 100)
+        .stream()
+        .map(e -> e.event())
+        .toList();
+  }
+
+  @Test
   @Order(2)
   void digestsFollowThePolicyAndChainToEachOther() {
     var signing = signing(new DigestPolicy(5, Duration.ofMinutes(15)), "replica-a");

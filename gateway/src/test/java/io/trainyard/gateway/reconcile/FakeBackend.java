@@ -33,7 +33,9 @@ final class FakeBackend implements TrainingBackend {
   enum Answer {
     ACCEPT,
     NO_CAPACITY,
-    REJECT
+    REJECT,
+    /** Transient trouble, e.g. throttling or a 5xx. */
+    BUSY
   }
 
   record Config(String id, String region, boolean hipaaEligible, BigDecimal discountPct)
@@ -128,6 +130,7 @@ final class FakeBackend implements TrainingBackend {
     switch (answer) {
       case NO_CAPACITY -> throw new BackendException.CapacityUnavailable("no nodes free", null);
       case REJECT -> throw new BackendException.Rejected("image not allowed here", null);
+      case BUSY -> throw new BackendException.Retryable("503 Service Unavailable", null);
       default -> {}
     }
     var existing = objects.putIfAbsent(name, new FakeObject(job.jobId(), job.specHash()));

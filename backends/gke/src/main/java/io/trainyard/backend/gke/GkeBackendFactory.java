@@ -34,7 +34,10 @@ public final class GkeBackendFactory implements BackendFactory<GkeConfig> {
    * use; otherwise no request reaches the cluster or Google until the backend is used.
    *
    * @throws IllegalArgumentException a file cannot be read or is not what the block says, or the
-   *     cluster cannot be looked up or is not running
+   *     cluster does not exist
+   * @throws io.trainyard.spi.BackendException.Retryable the GKE API cannot be reached or the
+   *     cluster is not running: the gateway starts without this backend and retries
+   * @throws io.trainyard.spi.BackendException.Unauthenticated Google refused the credentials
    */
   @Override
   public TrainingBackend create(GkeConfig config, BackendContext context) {

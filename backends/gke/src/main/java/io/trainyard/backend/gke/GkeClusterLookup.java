@@ -2,6 +2,8 @@ package io.trainyard.backend.gke;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainyard.spi.BackendException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,8 +24,12 @@ import org.slf4j.LoggerFactory;
  * is base64 of the CA's PEM.
  *
  * <p>Only a cluster whose {@code status} is {@code RUNNING} or {@code RECONCILING} (an upgrade in
- * progress; its API server answers) is used. Every failure is an {@link IllegalArgumentException}
- * saying which cluster and what to fix; none carries the access token or the request's headers.
+ * progress; its API server answers) is used. Every failure says which cluster and what to fix, and
+ * none carries the access token or the request's headers. Failures that may pass are {@link
+ * BackendException}s, so the gateway starts without the backend and retries: the API unreachable,
+ * 5xx or 429, or a cluster not running ({@code Retryable}); 401 or 403, or Google refusing the
+ * credentials ({@code Unauthenticated}). A 404 or another 4xx is the block's mistake ({@link
+ * IllegalArgumentException}).
  */
 final class GkeClusterLookup {
   /** The IAM permission {@code projects.locations.clusters.get} requires. */
@@ -41,7 +47,9 @@ final class GkeClusterLookup {
    *
    * @param token the current access token; a {@link RuntimeException} from it (Google refused the
    *     credentials, or could not be reached) fails the lookup
-   * @throws IllegalArgumentException the cluster cannot be looked up or is not usable
+   * @throws IllegalArgumentException the block names a cluster that is not there
+   * @throws BackendException.Retryable the GKE API cannot be reached or the cluster is not running
+   * @throws BackendException.Unauthenticated the credentials were refused
    */
   static GkeEndpoint endpoint(GkeConfig config, Supplier<String> token) {
     // The token goes only where containerEndpoint says: never follow a redirect elsewhere.
@@ -71,6 +79,15 @@ final class GkeClusterLookup {
     String bearer;
     try {
       bearer = token.get();
+    } catch (KubernetesClientException e) {
+      var message =
+          where
+              + " cannot be looked up through the GKE API without an access token: "
+              + e.getMessage();
+      // GkeTokenProvider says 401 when Google refused the credentials, 0 when it was unreachable.
+      throw e.getCode() == 401
+          ? new BackendException.Unauthenticated(message, null)
+          : new BackendException.Retryable(message, null);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
           where
@@ -88,17 +105,18 @@ final class GkeClusterLookup {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new IllegalArgumentException(
+      throw new BackendException.Retryable(
           where
               + " cannot be looked up: the GKE API at "
               + config.containerApi()
               + " cannot be reached ("
               + e.getClass().getSimpleName()
               + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage()))
-              + ")");
+              + ")",
+          null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalArgumentException(where + ": interrupted while looking it up");
+      throw new BackendException.Retryable(where + ": interrupted while looking it up", null);
     }
 
     var code = response.statusCode();
@@ -106,13 +124,14 @@ final class GkeClusterLookup {
     switch (code) {
       case 200 -> {}
       case 401 ->
-          throw new IllegalArgumentException(
+          throw new BackendException.Unauthenticated(
               where
                   + " cannot be looked up: the GKE API refused the access token (401"
                   + says
-                  + ")");
+                  + ")",
+              null);
       case 403 ->
-          throw new IllegalArgumentException(
+          throw new BackendException.Unauthenticated(
               where
                   + " cannot be looked up: the service account lacks IAM permission "
                   + PERMISSION
@@ -121,7 +140,8 @@ final class GkeClusterLookup {
                   + " (roles/container.clusterViewer grants it), or the Kubernetes Engine API is not"
                   + " enabled there (403"
                   + says
-                  + ")");
+                  + ")",
+              null);
       case 404 ->
           throw new IllegalArgumentException(
               where
@@ -129,9 +149,14 @@ final class GkeClusterLookup {
                   + says
                   + "); check project, cluster and location (a zonal cluster needs location: its"
                   + " zone)");
-      default ->
-          throw new IllegalArgumentException(
-              where + " cannot be looked up: the GKE API answered " + code + says);
+      default -> {
+        var message = where + " cannot be looked up: the GKE API answered " + code + says;
+        // Google's own trouble or throttling passes; any other answer is this block's mistake.
+        if (code >= 500 || code == 429) {
+          throw new BackendException.Retryable(message, null);
+        }
+        throw new IllegalArgumentException(message);
+      }
     }
 
     JsonNode cluster;
@@ -146,12 +171,14 @@ final class GkeClusterLookup {
     var status = cluster.path("status").asText("");
     if (!USABLE.contains(status)) {
       var message = cluster.path("statusMessage").asText("");
-      throw new IllegalArgumentException(
+      // PROVISIONING, DEGRADED, STOPPING ...: a cluster's state passes, so the gateway retries.
+      throw new BackendException.Retryable(
           where
               + " is "
               + (status.isEmpty() ? "of no status" : status)
               + (message.isBlank() ? "" : " (" + firstLine(message) + ")")
-              + ", not RUNNING: jobs cannot run there now");
+              + ", not RUNNING: jobs cannot run there now",
+          null);
     }
     var endpoint = cluster.path("endpoint").asText("").strip();
     if (endpoint.isEmpty()) {

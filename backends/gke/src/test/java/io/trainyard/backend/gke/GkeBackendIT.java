@@ -12,6 +12,7 @@ import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendContext;
+import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.TrainingBackend;
 import java.net.URI;
@@ -171,7 +172,7 @@ class GkeBackendIT {
           "Required \"container.clusters.get\" permission(s) for \"" + name + "\".");
 
       assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
-          .isInstanceOf(IllegalArgumentException.class)
+          .isInstanceOf(BackendException.Unauthenticated.class)
           .hasMessageContaining("gke-usc1: cluster train (project ml-prod, location us-central1)")
           .hasMessageContaining(
               "the service account lacks IAM permission container.clusters.get in project"
@@ -182,11 +183,32 @@ class GkeBackendIT {
   }
 
   @Test
+  void anOutageOfTheGkeApiIsRetryableAndARefusedTokenUnauthenticatedSoTheGatewayStillStarts() {
+    try (var gke = new FakeGkeApi(google::hasIssued)) {
+      var name = FakeGkeApi.name("ml-prod", "us-central1", "train");
+      gke.answer(name, 503, "UNAVAILABLE", "The service is currently unavailable.");
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .isInstanceOf(BackendException.Retryable.class)
+          .hasMessageContaining("the GKE API answered 503 UNAVAILABLE");
+
+      gke.answer(name, 401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
+      assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
+          .isInstanceOf(BackendException.Unauthenticated.class)
+          .hasMessageContaining("refused the access token (401")
+          .hasMessageNotContaining("ya29.");
+    }
+    // Nothing listens there: the API cannot be reached.
+    assertThatThrownBy(() -> backend(block("containerEndpoint: http://127.0.0.1:9\n")))
+        .isInstanceOf(BackendException.Retryable.class)
+        .hasMessageContaining("cannot be reached");
+  }
+
+  @Test
   void aClusterThatIsNotRunningOrLacksItsEndpointOrCaIsRefused() {
     try (var gke = new FakeGkeApi(google::hasIssued)) {
       gke.cluster("ml-prod", "us-central1", "train", "PROVISIONING", null, null);
       assertThatThrownBy(() -> backend(block("containerEndpoint: " + gke.url() + "\n")))
-          .isInstanceOf(IllegalArgumentException.class)
+          .isInstanceOf(BackendException.Retryable.class)
           .hasMessage(
               "gke-usc1: cluster train (project ml-prod, location us-central1) is PROVISIONING"
                   + " (Cluster is being created.), not RUNNING: jobs cannot run there now");

@@ -3,6 +3,7 @@ package io.trainyard.backend.local;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.BackendStatus;
+import io.trainyard.spi.SecretScrubber;
 import io.trainyard.spi.spec.RestartPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -186,10 +187,27 @@ final class AttemptSupervisor {
     };
   }
 
+  /**
+   * Removes the attempt's secret values (and credential shapes) from what its replicas printed,
+   * before it becomes a failure reason or a served log line: a job that printed its secret must not
+   * copy it into the job, its events and the audit log.
+   */
+  SecretScrubber scrubber() {
+    var values = new ArrayList<String>();
+    for (var replica : plan.replicas()) {
+      try {
+        values.addAll(secrets.resolve(plan.team(), replica.secretEnv()).values());
+      } catch (BackendException e) {
+        // The secret is gone since the launch: nothing of it to find either.
+      }
+    }
+    return SecretScrubber.of(values);
+  }
+
   private String failureReason(String name, OptionalInt code) {
-    var lines = files.lastLines(name, REASON_LINES);
+    var lines = scrubber().scrub(String.join("\n", files.lastLines(name, REASON_LINES)));
     var reason = "replica " + name + " " + describe(code);
-    return lines.isEmpty() ? reason : reason + "; last lines:\n" + String.join("\n", lines);
+    return lines.isEmpty() ? reason : reason + "; last lines:\n" + lines;
   }
 
   private static String describe(OptionalInt code) {

@@ -222,8 +222,15 @@ public final class LocalBackend implements TrainingBackend {
             .filter(n -> query.replica() == null || query.replica().equals(n))
             .map(n -> new ReplicaLogReader(n, attempt.files().logFile(n)))
             .toList();
-    return new LocalLogStream(
-        readers, query.since(), query.follow(), () -> closed || attempt.isTerminal(), pollInterval);
+    return attempt
+        .scrubber()
+        .scrub(
+            new LocalLogStream(
+                readers,
+                query.since(),
+                query.follow(),
+                () -> closed || attempt.isTerminal(),
+                pollInterval));
   }
 
   @Override

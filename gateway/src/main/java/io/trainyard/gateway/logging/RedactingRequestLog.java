@@ -1,0 +1,110 @@
+package io.trainyard.gateway.logging;
+
+import java.util.Locale;
+import java.util.Set;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.RequestLog;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.ContainerLifeCycle;
+import org.eclipse.jetty.util.component.LifeCycle;
+
+/**
+ * Wraps the server's request log so that credentials a client put in the query string ({@code
+ * ?access_token=...}) are written as {@code REDACTED}: the gateway never reads tokens from the
+ * query, but the access log would keep whatever a misconfigured client sent (issue #13).
+ */
+public final class RedactingRequestLog extends ContainerLifeCycle implements RequestLog {
+  /** Query parameters whose values are never logged (compared case-insensitively). */
+  static final Set<String> SECRET_PARAMETERS =
+      Set.of(
+          "access_token",
+          "id_token",
+          "refresh_token",
+          "token",
+          "code",
+          "client_secret",
+          "password",
+          "api_key",
+          "apikey",
+          "key",
+          "signature",
+          "x-amz-signature",
+          "x-amz-credential",
+          "x-amz-security-token");
+
+  static final String REDACTED = "REDACTED";
+
+  private final RequestLog delegate;
+
+  private RedactingRequestLog(RequestLog delegate) {
+    this.delegate = delegate;
+    addBean(delegate); // started and stopped with this wrapper, as it was with the server
+  }
+
+  /**
+   * Puts the redaction in front of {@code server}'s request log when the server starts, before its
+   * first request; Dropwizard sets the log while building the server.
+   */
+  public static LifeCycle.Listener installer() {
+    return new LifeCycle.Listener() {
+      @Override
+      public void lifeCycleStarting(LifeCycle event) {
+        if (event instanceof Server server
+            && server.getRequestLog() != null
+            && !(server.getRequestLog() instanceof RedactingRequestLog)) {
+          server.setRequestLog(new RedactingRequestLog(server.getRequestLog()));
+        }
+      }
+    };
+  }
+
+  @Override
+  public void log(Request request, Response response) {
+    var uri = request.getHttpURI();
+    var query = uri.getQuery();
+    var redacted = query == null ? null : redact(query);
+    if (redacted == null || redacted.equals(query)) {
+      delegate.log(request, response);
+      return;
+    }
+    var safe = HttpURI.build(uri).query(redacted).asImmutable();
+    delegate.log(
+        new Request.Wrapper(request) {
+          @Override
+          public HttpURI getHttpURI() {
+            return safe;
+          }
+        },
+        response);
+  }
+
+  /** {@code query} with the value of every secret parameter replaced. */
+  static String redact(String query) {
+    var out = new StringBuilder(query.length());
+    for (var pair : query.split("&", -1)) {
+      if (!out.isEmpty()) {
+        out.append('&');
+      }
+      var eq = pair.indexOf('=');
+      var name = eq < 0 ? pair : pair.substring(0, eq);
+      if (eq >= 0 && SECRET_PARAMETERS.contains(decodedName(name))) {
+        out.append(name).append('=').append(REDACTED);
+      } else {
+        out.append(pair);
+      }
+    }
+    return out.toString();
+  }
+
+  // %5F is "_": a name spelled with escapes is still the same parameter to a server.
+  private static String decodedName(String name) {
+    try {
+      return java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8)
+          .toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      return name.toLowerCase(Locale.ROOT);
+    }
+  }
+}

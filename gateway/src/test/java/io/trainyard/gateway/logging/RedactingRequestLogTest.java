@@ -1,0 +1,25 @@
+package io.trainyard.gateway.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RedactingRequestLogTest {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          access_token=eyJabc.eyJdef.sig           | access_token=REDACTED
+          follow=true&access_token=x&since=2026    | follow=true&access_token=REDACTED&since=2026
+          ACCESS_TOKEN=x                           | ACCESS_TOKEN=REDACTED
+          access%5Ftoken=x                         | access%5Ftoken=REDACTED
+          X-Amz-Signature=abc&X-Amz-Credential=k   | X-Amz-Signature=REDACTED&X-Amz-Credential=REDACTED
+          limit=10&state=RUNNING                   | limit=10&state=RUNNING
+          access_token                             | access_token
+          """)
+  void secretParametersLoseTheirValuesAndOthersStay(String query, String logged) {
+    assertThat(RedactingRequestLog.redact(query)).isEqualTo(logged);
+  }
+}

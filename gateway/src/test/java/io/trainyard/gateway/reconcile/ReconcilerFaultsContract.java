@@ -1,0 +1,243 @@
+package io.trainyard.gateway.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainyard.audit.BlobSinkConfig;
+import io.trainyard.audit.JcloudsBlobSink;
+import io.trainyard.auth.Principal;
+import io.trainyard.auth.Role;
+import io.trainyard.cost.PriceBook;
+import io.trainyard.cost.Router;
+import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.backends.BackendRegistry;
+import io.trainyard.gateway.config.TeamConfig;
+import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.jobs.JobService;
+import io.trainyard.gateway.jobs.SpecReader;
+import io.trainyard.gateway.jobs.StoredJson;
+import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.testing.MutableClock;
+import io.trainyard.gateway.testing.TestDatabase;
+import io.trainyard.spi.BackendPhase;
+import io.trainyard.spi.JobState;
+import io.trainyard.spi.ObjectNames;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Faults that used to leave a job stuck for ever (issue #13), against a real database (H2 and
+ * PostgreSQL subclasses): its backend removed from the configuration, a backend that answers
+ * Retryable to every submit, and a failover to a dearer offer that the budget must allow.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ReconcilerFaultsContract {
+  private static final SubmitRetries.Policy THREE_TRIES =
+      new SubmitRetries.Policy(3, Duration.ofSeconds(10), Duration.ofSeconds(15));
+
+  private TestDatabase db;
+  private MutableClock clock;
+  private JobStore store;
+  private final StoredJson json = new StoredJson();
+  private FakeBackend cheap;
+  private FakeBackend dear;
+  private BackendRegistry registry;
+  private TeamDirectory teams;
+  private JobService service;
+  private final LogArchive logArchive =
+      new LogArchive(
+          JcloudsBlobSink.open(new BlobSinkConfig("transient", "logs", "", null, null, null, null)),
+          1 << 20);
+
+  @BeforeAll
+  void migrate(TestDatabase database) {
+    db = database;
+    new DatabaseMigrator().migrate(db.jdbi());
+    clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+    store = new JobStore(db.jdbi(), clock);
+  }
+
+  @BeforeEach
+  void fresh() {
+    db.jdbi()
+        .useTransaction(
+            h -> {
+              h.execute("DELETE FROM idempotency_keys");
+              h.execute("DELETE FROM job_events");
+              h.execute("DELETE FROM jobs");
+              h.execute("DELETE FROM teams");
+            });
+    cheap = new FakeBackend("cheap", "1.00");
+    dear = new FakeBackend("dear", "3.00");
+    registry = BackendRegistry.of(List.of(cheap.entry(), dear.entry()));
+    teams =
+        new TeamDirectory(
+            Map.of(
+                "nlp", TeamConfig.DEV,
+                "frugal", new TeamConfig(null, null, new BigDecimal("2"), "queue", null),
+                "strict", new TeamConfig(null, null, new BigDecimal("2"), "refuse", null)),
+            true);
+    service = service(registry);
+  }
+
+  @Test
+  void aJobWhoseBackendWasRemovedFailsWithThatReason() {
+    var running = submit("nlp", "running");
+    var pending = submit("nlp", "pending");
+    var cancelled = submit("nlp", "cancelled");
+    var r = reconciler(registry);
+    r.passOnce(); // all three SUBMITTED on cheap
+    cheap.phase(ObjectNames.of(running.id(), 1), BackendPhase.RUNNING);
+    r.passOnce();
+    assertThat(find(running).state()).isEqualTo(JobState.RUNNING);
+    service.cancel(caller("nlp"), cancelled.id());
+
+    // The operator takes "cheap" out of the configuration and restarts.
+    var without = BackendRegistry.of(List.of(dear.entry()));
+    var after = reconciler(without);
+    after.passOnce();
+    after.passOnce();
+
+    var failed = find(running);
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.reason())
+        .startsWith(JobStepper.BACKEND_REMOVED)
+        .contains("backend cheap is no longer configured");
+    assertThat(find(pending).state()).isEqualTo(JobState.FAILED);
+    assertThat(find(cancelled).state()).isEqualTo(JobState.CANCELLED);
+    assertThat(find(cancelled).reason()).contains("cheap is no longer configured");
+    assertThat(store.events(running.id()))
+        .anyMatch(e -> e.message().startsWith("FAILED: " + JobStepper.BACKEND_REMOVED));
+  }
+
+  @Test
+  void aBackendThatKeepsAnsweringRetryableIsGivenUpOnAfterTheLimitAndFailedOver() {
+    cheap.answer = FakeBackend.Answer.BUSY;
+    var job = submit("nlp", "busy");
+    var r = reconciler(registry);
+    var name = ObjectNames.of(job.id(), 1);
+
+    r.passOnce();
+    r.passOnce(); // still in its backoff: not asked again
+    assertThat(cheap.submitCalls.get(name)).hasValue(1);
+    assertThat(find(job).state()).isEqualTo(JobState.PENDING);
+    clock.advance(Duration.ofSeconds(10));
+    r.passOnce();
+    assertThat(cheap.submitCalls.get(name)).hasValue(2);
+    clock.advance(Duration.ofSeconds(10));
+    r.passOnce();
+    assertThat(find(job).attempt()).as("20 s doubled is 15 s at most").isEqualTo(1);
+    clock.advance(Duration.ofSeconds(5));
+    r.passOnce();
+
+    assertThat(cheap.submitCalls.get(name)).hasValue(3);
+    var moved = find(job);
+    assertThat(moved.state()).isEqualTo(JobState.PENDING);
+    assertThat(moved.attempt()).isEqualTo(2);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.reason())
+        .contains("cheap did not answer after 3 tries: 503 Service Unavailable");
+  }
+
+  @Test
+  void withNoOtherOfferARetryableBackendFailsTheJobWithTheReason() {
+    cheap.answer = FakeBackend.Answer.BUSY;
+    var onlyCheap = BackendRegistry.of(List.of(cheap.entry()));
+    service = service(onlyCheap);
+    var job = submit("nlp", "busy-alone");
+    var r = reconciler(onlyCheap);
+    for (int i = 0; i < 3; i++) {
+      r.passOnce();
+      clock.advance(Duration.ofSeconds(15));
+    }
+    var failed = find(job);
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.reason()).contains("cheap did not answer after 3 tries");
+  }
+
+  @Test
+  void aFailoverToADearerOfferIsQueuedWhenTheBudgetHasNoRoom() {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    var job = submit("frugal", "dearer"); // $1 fits a $2 budget; $3 on "dear" does not
+    reconciler(registry).passOnce();
+    var queued = find(job);
+    assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+    assertThat(queued.reason())
+        .contains("cheap refused: no nodes free")
+        .contains("the next offer, dear, is over the team's budget");
+    assertThat(dear.submitCalls).isEmpty();
+  }
+
+  @Test
+  void aFailoverToADearerOfferFailsForATeamThatRefusesOverBudget() {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    var job = submit("strict", "dearer");
+    reconciler(registry).passOnce();
+    var failed = find(job);
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.reason()).contains("over the team's budget");
+    assertThat(dear.submitCalls).isEmpty();
+  }
+
+  @Test
+  void aFailoverWithinTheBudgetGoesAhead() {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    var job = submit("nlp", "no-budget");
+    var r = reconciler(registry);
+    r.passOnce();
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+    assertThat(find(job).backendId()).isEqualTo("dear");
+  }
+
+  private JobService service(BackendRegistry backends) {
+    return new JobService(
+        new Router(PriceBook.OPERATOR, BigDecimal.ONE), backends, teams, store, json, clock);
+  }
+
+  private Reconciler reconciler(BackendRegistry backends) {
+    var stepper =
+        new JobStepper(
+            store, backends, json, service::route, teams, logArchive, THREE_TRIES, clock);
+    return new Reconciler(
+        store,
+        stepper,
+        backends,
+        new Reconciler.Settings("a", Duration.ofSeconds(30), Duration.ofSeconds(1), 100),
+        clock);
+  }
+
+  private static Caller caller(String team) {
+    return new Caller(
+        new Principal(
+            "sub-" + team, team + "-user", null, Set.of(team), Set.of(Role.TRAINER), null),
+        "127.0.0.1");
+  }
+
+  private JobRow submit(String team, String name) {
+    var yaml =
+        """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: %s}
+        spec: {framework: pytorch, image: img, command: [train], replicas: {master: 1}}
+        """
+            .formatted(name);
+    var spec = new SpecReader(1 << 16).read(yaml.getBytes(StandardCharsets.UTF_8));
+    return service.submit(caller(team), spec, null).job();
+  }
+
+  private JobRow find(JobRow job) {
+    return store.find(job.id()).orElseThrow();
+  }
+}
