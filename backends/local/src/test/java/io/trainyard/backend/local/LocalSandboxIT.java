@@ -305,6 +305,29 @@ class LocalSandboxIT {
     assertThat(backend.placements(job.spec()).placements().get(0).freeCapacity()).isEqualTo(4);
   }
 
+  @Test
+  void aNetworkHolderStaysWhileItsNamespaceIsUsedAndThenLeavesByItself() throws Exception {
+    var sandbox =
+        Sandbox.choose(config(), false, List.of())
+            .withHolderLooks(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(1));
+    org.junit.jupiter.api.Assumptions.assumeTrue(sandbox.mode() != SandboxMode.NONE);
+    var holder = sandbox.startNetwork();
+    var joined =
+        new ProcessBuilder("nsenter", "--net=/proc/" + holder.pid() + "/ns/net", "--", "sleep", "4")
+            .start();
+
+    while (joined.isAlive()) {
+      assertThat(ProcessTree.isRunning(holder)).as("the holder while a process uses it").isTrue();
+      Thread.sleep(100);
+    }
+    var deadline = System.nanoTime() + 30_000_000_000L;
+    while (ProcessTree.isRunning(holder)) {
+      assertThat(System.nanoTime()).as("the idle holder leaves").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    assertThat(joined.exitValue()).isZero();
+  }
+
   private LocalConfig config() {
     return rig.config();
   }
