@@ -219,6 +219,17 @@ final class AttemptSupervisor {
   /** Starts one run of {@code replica}; on failure the attempt fails and false is returned. */
   private boolean launch(ReplicaPlan replica) {
     var name = replica.name();
+    if (lease.mode() == SandboxMode.NONE && sandbox.mode() != SandboxMode.NONE) {
+      // An attempt from before the sandbox (its directory has no lease): its running replicas are
+      // followed to their end, but nothing of it is started again unsandboxed.
+      beginEnding(
+          BackendPhase.FAILED,
+          "could not start replica "
+              + name
+              + ": the attempt was started before the local backend was sandboxed; resubmit the"
+              + " job");
+      return false;
+    }
     try {
       ensureNetwork();
       var values = secrets.resolve(plan.team(), replica.secretEnv());

@@ -28,12 +28,38 @@ import java.util.concurrent.TimeUnit;
 final class Sandbox {
   private static final Duration HOLDER_READY = Duration.ofSeconds(10);
 
+  /**
+   * The holder: brings the loopback up, says so, then stays while any other process is in its
+   * network namespace. It leaves by itself once the namespace has been empty for two looks in a row
+   * (when no gateway was there to end the attempt, e.g. a test's); a replica started later gets a
+   * new holder. {@code -ef} compares the namespace files' inodes without forking.
+   */
+  private static final String HOLDER =
+      String.join(
+          "\n",
+          "ip link set lo up && echo ready || exit 1",
+          "exec >/dev/null 2>&1 </dev/null",
+          "idle=0",
+          "sleep \"$1\"",
+          "while :; do",
+          "  others=0",
+          "  for p in /proc/[0-9]*; do",
+          "    if [ \"$p\" != /proc/$$ ] && [ \"$p/ns/net\" -ef /proc/$$/ns/net ]; then",
+          "      others=1; break",
+          "    fi",
+          "  done",
+          "  if [ $others = 0 ]; then idle=$((idle + 1)); else idle=0; fi",
+          "  [ $idle -ge 2 ] && exit 0",
+          "  sleep \"$2\"",
+          "done");
+
   private final SandboxMode mode;
   private final UidRange uids;
   private final Path workRoot;
   private final Path codeDir;
   private final List<Path> hidden;
   private final boolean root;
+  private List<Duration> holderLooks = List.of(Duration.ofSeconds(60), Duration.ofSeconds(10));
 
   private Sandbox(
       SandboxMode mode,
@@ -97,6 +123,12 @@ final class Sandbox {
 
   SandboxMode mode() {
     return mode;
+  }
+
+  /** When a network holder first looks whether it is alone, and how often after; for tests. */
+  Sandbox withHolderLooks(Duration first, Duration every) {
+    holderLooks = List.of(first, every);
+    return this;
   }
 
   /**
@@ -174,7 +206,7 @@ final class Sandbox {
   /**
    * Starts the process that holds the attempt's network namespace and returns once its loopback is
    * up. The holder outlives the gateway (adoption keeps using it) and is killed when the attempt
-   * ends.
+   * ends, or leaves by itself once nothing else is in its namespace (see {@link #HOLDER}).
    */
   ProcessHandle startNetwork() throws IOException {
     var command = new ArrayList<String>(List.of(executable("unshare")));
@@ -187,7 +219,10 @@ final class Sandbox {
             "--",
             "/bin/sh",
             "-c",
-            "ip link set lo up && echo ready && exec sleep infinity"));
+            HOLDER,
+            "trainyard-netns",
+            Long.toString(holderLooks.get(0).toSeconds()),
+            Long.toString(holderLooks.get(1).toSeconds())));
     var builder =
         new ProcessBuilder(command)
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -303,6 +304,52 @@ class LocalSandboxIT {
         .contains("cannot be passed to a process")
         .doesNotContain("a\u0000b");
     assertThat(backend.placements(job.spec()).placements().get(0).freeCapacity()).isEqualTo(4);
+  }
+
+  @Test
+  void anAttemptFromBeforeTheSandboxIsNeverStartedAgainUnsandboxed() {
+    Assumptions.assumeTrue(rig.backend().sandboxMode() != SandboxMode.NONE);
+    var job = shellJob("echo should-not-run", "", "master: 1");
+    var dir = rig.dataDir.resolve(job.objectName());
+    // As an older gateway left it: no sandbox.json, a replica still to be (re)started.
+    var plan = ReplicaPlanner.withFreePorts().plan(job, dir);
+    var files = new AttemptFiles(dir);
+    files.create();
+    files.writeMarker(new AttemptMarker(job.jobId(), 1, job.specHash(), java.time.Instant.now()));
+    files.writePlan(plan);
+    files.writeState(AttemptState.admitting(plan));
+
+    rig.reopen(config());
+    var status =
+        rig.awaitEnd(
+            new io.trainyard.spi.ExternalRef("local", job.objectName(), java.util.Map.of()));
+
+    assertThat(status.phase()).isEqualTo(BackendPhase.FAILED);
+    assertThat(status.reason()).contains("started before the local backend was sandboxed");
+    assertThat(files.logFile("master-0")).doesNotExist();
+  }
+
+  @Test
+  void aNetworkHolderStaysWhileItsNamespaceIsUsedAndThenLeavesByItself() throws Exception {
+    var sandbox =
+        Sandbox.choose(config(), false, List.of())
+            .withHolderLooks(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(1));
+    org.junit.jupiter.api.Assumptions.assumeTrue(sandbox.mode() != SandboxMode.NONE);
+    var holder = sandbox.startNetwork();
+    var joined =
+        new ProcessBuilder("nsenter", "--net=/proc/" + holder.pid() + "/ns/net", "--", "sleep", "4")
+            .start();
+
+    while (joined.isAlive()) {
+      assertThat(ProcessTree.isRunning(holder)).as("the holder while a process uses it").isTrue();
+      Thread.sleep(100);
+    }
+    var deadline = System.nanoTime() + 30_000_000_000L;
+    while (ProcessTree.isRunning(holder)) {
+      assertThat(System.nanoTime()).as("the idle holder leaves").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    assertThat(joined.exitValue()).isZero();
   }
 
   private LocalConfig config() {
