@@ -137,29 +137,29 @@ class CrashRecoveryIT {
     // so a try that missed it starts again on a fresh database.
     for (int attempt = 1; attempt <= 5; attempt++) {
       var db = postgres.createDatabase();
-      var cluster = cluster(db, dir.resolve("try" + attempt), 1, false);
-      var node = cluster.node(0);
-      node.start();
-      boolean held = awaitMigrationLock(db, node, Duration.ofMinutes(2));
-      node.kill();
-      if (!held || !migrationLockHeld(db)) {
-        continue; // missed the window: the migration had finished (or not begun)
+      try (var cluster = cluster(db, dir.resolve("try" + attempt), 1, false)) {
+        var node = cluster.node(0);
+        node.start();
+        boolean held = awaitMigrationLock(db, node, Duration.ofMinutes(2));
+        node.kill();
+        if (!held || !migrationLockHeld(db)) {
+          continue; // missed the window: the migration had finished (or not begun)
+        }
+        long restarted = System.nanoTime();
+        node.start();
+        node.awaitReady(READY);
+        long readyMs = (System.nanoTime() - restarted) / 1_000_000;
+        new ReliabilityFigures("crash-kill9-migration")
+            .put("attempt", attempt)
+            .put("restartReadyMs", readyMs)
+            .publish();
+        assertThat(migrationLockHeld(db)).isFalse();
+        assertThat(Files.readString(node.log()))
+            .contains("released the schema migration lock left by a gateway");
+        var token = issuer.mint("mia", List.of("ml"), List.of("trainer"));
+        assertThat(node.client().get("/v1/jobs", token).status()).isEqualTo(200);
+        return;
       }
-      long restarted = System.nanoTime();
-      node.start();
-      node.awaitReady(READY);
-      long readyMs = (System.nanoTime() - restarted) / 1_000_000;
-      new ReliabilityFigures("crash-kill9-migration")
-          .put("attempt", attempt)
-          .put("restartReadyMs", readyMs)
-          .publish();
-      assertThat(migrationLockHeld(db)).isFalse();
-      assertThat(Files.readString(node.log()))
-          .contains("released the schema migration lock left by a gateway");
-      var token = issuer.mint("mia", List.of("ml"), List.of("trainer"));
-      assertThat(node.client().get("/v1/jobs", token).status()).isEqualTo(200);
-      cluster.close();
-      return;
     }
     throw new AssertionError("never killed a gateway while it held the migration lock in 5 tries");
   }

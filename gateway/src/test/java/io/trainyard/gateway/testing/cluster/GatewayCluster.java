@@ -43,9 +43,13 @@ import java.util.List;
  */
 public final class GatewayCluster implements AutoCloseable {
   private final List<GatewayNode> nodes;
+  private final Thread shutdownHook;
 
   private GatewayCluster(List<GatewayNode> nodes) {
     this.nodes = List.copyOf(nodes);
+    // Backstop for a test JVM that ends without closing the cluster: no orphaned gateways.
+    this.shutdownHook = new Thread(() -> this.nodes.forEach(GatewayNode::kill), "cluster-stop");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
   public static Builder builder(String databaseUrl, String databaseUser, TestIssuer issuer) {
@@ -82,6 +86,11 @@ public final class GatewayCluster implements AutoCloseable {
   public void close() {
     for (var node : nodes) {
       node.stop();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running or about to
     }
   }
 
