@@ -177,10 +177,17 @@ public final class JobStepper {
           job, owner, job.withState(JobState.CANCELLED, "cancelled before it started", now()));
       return;
     }
+    var decision = json.read(job.decisionJson(), RoutingDecision.class);
+    var down = backends.unavailableReason(job.backendId());
+    if (down != null) {
+      // Known down (a failed probe, refused credentials, a submit that failed with it): the next
+      // offer now, or QUEUED until a backend can take it, rather than waiting out retries here.
+      failover.apply(job, owner, decision, job.backendId() + " is " + down);
+      return;
+    }
     if (retries.waiting(job.id(), job.attempt(), now())) {
       return;
     }
-    var decision = json.read(job.decisionJson(), RoutingDecision.class);
     var offer = decision.offer(job.offerIndex()).orElseThrow();
     var spec = json.read(job.specJson(), TrainingJob.class);
     var attempt =
@@ -213,6 +220,12 @@ public final class JobStepper {
       writes.write(job, owner, job.withState(JobState.FAILED, e.getMessage(), now()));
     } catch (BackendException.Retryable e) {
       var used = retries.failed(job.id(), job.attempt(), now());
+      if (used < 0 && !backends.checkHealth(job.backendId()).healthy()) {
+        // Throttled, the backend still answers its probe and the job waits its turn; failing the
+        // probe too, the backend is down (now marked so for every job) and the job moves on.
+        failover.apply(job, owner, decision, job.backendId() + " is unhealthy: " + e.getMessage());
+        return;
+      }
       if (used < 0) {
         LOG.info(
             "job {}: {} busy at submit, retrying later: {}",

@@ -56,6 +56,7 @@ final class FakeBackend implements TrainingBackend {
   final List<String> cancelled = new java.util.concurrent.CopyOnWriteArrayList<>();
   final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
   volatile Answer answer = Answer.ACCEPT;
+  volatile BackendHealth healthAnswer = BackendHealth.ok();
 
   /** When set, submits wait until it is counted down: a backend whose calls hang. */
   volatile java.util.concurrent.CountDownLatch submitGate;
@@ -177,7 +178,7 @@ final class FakeBackend implements TrainingBackend {
 
   @Override
   public BackendHealth health() {
-    return BackendHealth.ok();
+    return healthAnswer;
   }
 
   @Override

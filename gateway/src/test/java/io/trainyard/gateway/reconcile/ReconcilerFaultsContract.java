@@ -20,6 +20,7 @@ import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.testing.MutableClock;
 import io.trainyard.gateway.testing.TestDatabase;
+import io.trainyard.spi.BackendHealth;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.JobState;
 import io.trainyard.spi.ObjectNames;
@@ -147,6 +148,48 @@ abstract class ReconcilerFaultsContract {
     assertThat(moved.backendId()).isEqualTo("dear");
     assertThat(moved.reason())
         .contains("cheap did not answer after 3 tries: 503 Service Unavailable");
+  }
+
+  @Test
+  void aRetryableSubmitFromABackendThatAlsoFailsItsProbeFailsOverAtOnce() {
+    cheap.answer = FakeBackend.Answer.BUSY;
+    cheap.healthAnswer = BackendHealth.unhealthy("connection reset");
+    var job = submit("nlp", "down");
+    reconciler(registry).passOnce();
+
+    var moved = find(job);
+    assertThat(moved.state()).isEqualTo(JobState.PENDING);
+    assertThat(moved.attempt()).isEqualTo(2);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.reason()).contains("cheap is unhealthy");
+    assertThat(registry.health("cheap").healthy()).isFalse();
+    assertThat(cheap.submitCalls.get(ObjectNames.of(job.id(), 1))).hasValue(1);
+  }
+
+  @Test
+  void aPendingJobOnABackendKnownDownMovesOnWithoutAskingIt() {
+    var job = submit("nlp", "known-down");
+    registry.markUnhealthy("cheap", "probe failed");
+    reconciler(registry).passOnce();
+
+    var moved = find(job);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.reason()).contains("cheap is unhealthy: probe failed");
+    assertThat(cheap.submitCalls.get(ObjectNames.of(job.id(), 1))).isNull();
+  }
+
+  @Test
+  void withNoOtherOfferAJobOnABackendKnownDownWaitsInQueued() {
+    var onlyCheap = BackendRegistry.of(List.of(cheap.entry()));
+    service = service(onlyCheap);
+    var job = submit("nlp", "known-down-alone");
+    onlyCheap.markUnhealthy("cheap", "probe failed");
+    reconciler(onlyCheap).passOnce();
+
+    var queued = find(job);
+    assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+    assertThat(queued.reason()).contains("cheap is unhealthy: probe failed");
+    assertThat(cheap.submitCalls.get(ObjectNames.of(job.id(), 1))).isNull();
   }
 
   @Test

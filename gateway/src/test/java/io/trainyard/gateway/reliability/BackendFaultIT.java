@@ -91,6 +91,8 @@ class BackendFaultIT {
             .dir(dir)
             .nodes(1)
             .resyncInterval(PERIOD.toMillis() + "ms")
+            // A backend marked down by a failed submit is offered again once a probe passes.
+            .extraYaml("backendHealth: {checkEvery: 1s, timeout: 2s}")
             .teams("ml: {backends: [k8s-a, k8s-b, sm], namespaces: {k8s-a: a-jobs, k8s-b: b-jobs}}")
             .backends(backends)
             .start()) {
@@ -105,14 +107,18 @@ class BackendFaultIT {
           proxy.mode(mode);
           var faulted = jobs.submit(label, perFault, "[" + target + ", k8s-b]");
           var pace = jobs.controlPace(perFault);
-          // Refused for capacity, jobs must move on at once; for the other faults the window is
-          // long enough (four reconcile periods) to see where they wait.
-          var capacity = mode == Mode.CAPACITY;
+          // Refused for capacity, or answered with 5xx / reset connections (the backend then
+          // fails its health probe too), jobs must move on at once. A call that hangs holds its
+          // job until the client's own timeout; the window (four reconcile periods) shows where
+          // such jobs wait.
+          var movesOn = mode != Mode.HANG;
           var watch =
               jobs.watch(
-                  faulted, capacity ? Duration.ofSeconds(30) : PERIOD.multipliedBy(4), capacity);
+                  faulted, movesOn ? Duration.ofSeconds(30) : PERIOD.multipliedBy(4), movesOn);
           proxy.mode(Mode.PASS);
           var resumedMs = jobs.awaitAllSubmitted(faulted, Duration.ofMinutes(3));
+          // The next fault must meet the backend healthy, as the first one did.
+          jobs.awaitHealthy(target, Duration.ofSeconds(30));
           figures
               .put(label + ".healthyMaxMs", pace)
               .put(label + ".failedOver", watch.onBackend("k8s-b"))
@@ -122,10 +128,10 @@ class BackendFaultIT {
           if (pace > baseline + 2 * PERIOD.toMillis() + 3_000) {
             failures.add(label + ": the healthy backend slowed to " + pace + " ms");
           }
-          if (capacity && watch.onBackend("k8s-b") + watch.queued != perFault) {
-            failures.add(label + ": refused for capacity but not failed over or queued");
+          if (movesOn && watch.onBackend("k8s-b") + watch.queued != perFault) {
+            failures.add(label + ": refused but not failed over or queued");
           }
-          if (capacity && watch.maxStuckMs > 2 * PERIOD.toMillis() + 3_000) {
+          if (movesOn && watch.maxStuckMs > 2 * PERIOD.toMillis() + 3_000) {
             failures.add(label + ": a job stayed PENDING " + watch.maxStuckMs + " ms");
           }
           if (!watch.illegal.isEmpty()) {
@@ -247,6 +253,21 @@ class BackendFaultIT {
         Thread.sleep(100);
       }
       return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    void awaitHealthy(String backend, Duration timeout) throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (true) {
+        for (var b : client.get("/v1/backends", token).json().path("backends")) {
+          if (b.path("id").asText().equals(backend) && b.path("healthy").asBoolean()) {
+            return;
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError(backend + " not healthy again within " + timeout);
+        }
+        Thread.sleep(200);
+      }
     }
 
     private JsonNode get(String id) {

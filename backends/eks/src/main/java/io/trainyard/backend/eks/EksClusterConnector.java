@@ -3,8 +3,8 @@ package io.trainyard.backend.eks;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.OAuthTokenProvider;
+import io.trainyard.backend.kubernetes.KubernetesClients;
 import io.trainyard.spi.BackendException;
 import java.util.List;
 import java.util.Objects;
@@ -86,7 +86,7 @@ final class EksClusterConnector implements AutoCloseable {
             .withCaCertData(endpoint.caData())
             .withOauthTokenProvider(tokens)
             .build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return KubernetesClients.build(config);
   }
 
   @Override

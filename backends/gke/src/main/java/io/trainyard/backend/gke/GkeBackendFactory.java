@@ -3,8 +3,8 @@ package io.trainyard.backend.gke;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.trainyard.backend.kubernetes.KubernetesBackend;
+import io.trainyard.backend.kubernetes.KubernetesClients;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.TrainingBackend;
@@ -63,6 +63,6 @@ public final class GkeBackendFactory implements BackendFactory<GkeConfig> {
             .withCaCertData(endpoint.caCertificate())
             .withOauthTokenProvider(tokens)
             .build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return KubernetesClients.build(config);
   }
 }

@@ -3,7 +3,6 @@ package io.trainyard.backend.kubernetes;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
@@ -56,7 +55,7 @@ public final class KubernetesBackendFactory implements BackendFactory<Kubernetes
         throw new IllegalArgumentException("kubeconfig " + path + ": " + e.getMessage(), e);
       }
     }
-    return new KubernetesClientBuilder().withConfig(clientConfig).build();
+    return KubernetesClients.build(clientConfig);
   }
 
   // The client falls back to its defaults (localhost) for a context the file lacks: a typo would
