@@ -14,7 +14,7 @@ import java.util.function.Function;
  */
 record FuzzRun(int tries, long seed) {
   static FuzzRun configured() {
-    var tries = Integer.getInteger("trainyard.fuzz.tries", 1_000);
+    var tries = Integer.getInteger("trainyard.fuzz.tries", 500);
     var seedText = System.getProperty("trainyard.fuzz.seed", "");
     var seed =
         seedText.isBlank() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(seedText);

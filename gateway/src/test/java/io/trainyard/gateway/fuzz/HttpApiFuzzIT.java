@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
  * (hostile job documents, random bytes), written by hand on a socket so nothing is cleaned up on
  * the way. Every answer must be below 500, and every 4xx must be the JSON error shape with each
  * error naming a field. POSTs to {@code /v1/jobs} always carry a {@code dryRun} value, so no
- * generated command is ever run. Requests: {@link FuzzRun} (1,000 in {@code mvn verify}, 25,000
- * with {@code -Pfuzz}).
+ * generated command is ever run. Requests: {@link FuzzRun} (500 in {@code mvn verify}, 25,000 with
+ * {@code -Pfuzz}).
  */
 class HttpApiFuzzIT {
   private static final Path DIR = GatewayClient.tempDir("trainyard-fuzz");

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * documents ({@link HostileDocuments}) and random bytes. Every input must either become a valid job
  * that the gateway can use (roles merged, quantities and durations converted, the job written as
  * UTF-8 for the store and the audit log) or be refused with a 4xx whose every error names a field,
- * and whose answer can be written. Inputs per test: {@link FuzzRun} (1,000 in {@code mvn verify},
+ * and whose answer can be written. Inputs per test: {@link FuzzRun} (500 in {@code mvn verify},
  * 25,000 with {@code -Pfuzz}).
  */
 class SpecReaderFuzzTest {
