@@ -1,5 +1,7 @@
 package io.trainyard.gateway.errors;
 
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.trainyard.gateway.api.ErrorResponse;
 import io.trainyard.spi.spec.FieldError;
 import jakarta.ws.rs.WebApplicationException;
@@ -42,6 +44,18 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
     if (error instanceof ParamException param) {
       // Jersey answers a query parameter it cannot convert with 404, as if the path were wrong.
       var field = new FieldError(ErrorText.printable(param.getParameterName()), reason(param));
+      return respond(
+          400,
+          new ErrorResponse(
+              ErrorCode.MALFORMED.name(),
+              field.field() + " " + field.message(),
+              List.of(field),
+              requestId,
+              null));
+    }
+    if (error instanceof StreamReadException || error instanceof MismatchedInputException) {
+      // A JSON body Jersey could not read into a resource's parameter (the audit export's).
+      var field = new FieldError("body", "is not valid JSON of the expected shape");
       return respond(
           400,
           new ErrorResponse(

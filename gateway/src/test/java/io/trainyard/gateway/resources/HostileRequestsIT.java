@@ -146,6 +146,23 @@ class HostileRequestsIT {
   }
 
   @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          application/json                  | ---\\nnot: json
+          application/json; charset=utf-16  | -x
+          application/json                  | {"name": [1
+          application/json                  | [1, 2]
+          """)
+  void aJsonBodyThatDoesNotReadIs400NotA500(String type, String body) {
+    // Found by HttpApiFuzzIT: Jersey's JSON reader failed the audit export with a 500.
+    var answer = client.post("/v1/audit/exports", auditor, type, body.replace("\\n", "\n"));
+    assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+    assertErrorShape(answer.json(), "body");
+  }
+
+  @ParameterizedTest
   @ValueSource(
       strings = {
         "//v1/jobs",
