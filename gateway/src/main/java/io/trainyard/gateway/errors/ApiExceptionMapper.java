@@ -1,7 +1,8 @@
 package io.trainyard.gateway.errors;
 
-import com.fasterxml.jackson.core.exc.StreamReadException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.core.JsonGenerationException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import io.trainyard.gateway.api.ErrorResponse;
 import io.trainyard.spi.spec.FieldError;
 import jakarta.ws.rs.WebApplicationException;
@@ -53,7 +54,7 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
               requestId,
               null));
     }
-    if (error instanceof StreamReadException || error instanceof MismatchedInputException) {
+    if (isReadError(error)) {
       // A JSON body Jersey could not read into a resource's parameter (the audit export's).
       var field = new FieldError("body", "is not valid JSON of the expected shape");
       return respond(
@@ -83,6 +84,16 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             List.of(),
             requestId,
             null));
+  }
+
+  /**
+   * A Jackson error from reading a request body: anything but failing to write (a generation error)
+   * or a type Jackson cannot handle at all (a definition error), which are ours.
+   */
+  private static boolean isReadError(Throwable error) {
+    return error instanceof JsonProcessingException
+        && !(error instanceof JsonGenerationException)
+        && !(error instanceof InvalidDefinitionException);
   }
 
   /** The part of the request a refusal without field errors is about. */
