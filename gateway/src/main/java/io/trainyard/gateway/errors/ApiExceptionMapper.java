@@ -1,5 +1,8 @@
 package io.trainyard.gateway.errors;
 
+import com.fasterxml.jackson.core.JsonGenerationException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import io.trainyard.gateway.api.ErrorResponse;
 import io.trainyard.gateway.logging.LogEscape;
 import io.trainyard.spi.spec.FieldError;
@@ -60,6 +63,18 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
               requestId,
               null));
     }
+    if (isReadError(error)) {
+      // A JSON body Jersey could not read into a resource's parameter (the audit export's).
+      var field = new FieldError("body", "is not valid JSON of the expected shape");
+      return respond(
+          400,
+          new ErrorResponse(
+              ErrorCode.MALFORMED.name(),
+              field.field() + " " + field.message(),
+              List.of(field),
+              requestId,
+              null));
+    }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();
       var code = ErrorCode.forStatus(status);
@@ -79,6 +94,16 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             List.of(),
             requestId,
             null));
+  }
+
+  /**
+   * A Jackson error from reading a request body: anything but failing to write (a generation error)
+   * or a type Jackson cannot handle at all (a definition error), which are ours.
+   */
+  private static boolean isReadError(Throwable error) {
+    return error instanceof JsonProcessingException
+        && !(error instanceof JsonGenerationException)
+        && !(error instanceof InvalidDefinitionException);
   }
 
   /** The part of the request a refusal without field errors is about. */

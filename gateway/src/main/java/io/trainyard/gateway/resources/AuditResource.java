@@ -88,7 +88,7 @@ public final class AuditResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response export(JsonNode body, @Context SecurityContext security) {
     if (body != null && !body.isNull() && !body.isObject()) {
-      throw new ApiException(ErrorCode.MALFORMED, "the body must be a JSON object");
+      throw ApiException.field(ErrorCode.MALFORMED, "body", "must be a JSON object");
     }
     var request =
         new AuditExports.Request(

@@ -20,9 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 
 /**
  * Structurally plausible hostile job documents: real Trainyard specs and Kubeflow documents (the
@@ -30,7 +27,8 @@ import net.jqwik.api.Combinators;
  * value replaced by a wrong type, a huge, tiny or special number, or a string with control
  * characters, lone surrogates or odd Unicode; a field removed or added; deep nesting; YAML-only
  * tokens ({@code .inf}, aliases, tags) — written as JSON or YAML, sometimes then damaged byte by
- * byte. Generated from a seed, so a failing input is reproduced from jqwik's report.
+ * byte. Generated from a {@link Random}, so a failing input is reproduced from its seed ({@link
+ * FuzzRun}).
  */
 final class HostileDocuments {
   private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
@@ -191,13 +189,9 @@ final class HostileDocuments {
     return new HostileDocuments(read(files));
   }
 
-  /** A base document, mutated, as bytes. */
-  Arbitrary<byte[]> documents() {
-    return Combinators.combine(
-            Arbitraries.integers().between(0, bases.size() - 1),
-            Arbitraries.longs(),
-            Arbitraries.integers().between(0, 5))
-        .as((base, seed, mutations) -> mutate(bases.get(base), new Random(seed), mutations));
+  /** A base document with up to five mutations, as bytes. */
+  byte[] generate(Random random) {
+    return mutate(bases.get(random.nextInt(bases.size())), random, random.nextInt(6));
   }
 
   /** The documents as text, for a request body. */

@@ -26,14 +26,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzes the HTTP API of a real gateway (H2, dev auth, the local backend) with random methods,
@@ -41,7 +36,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * (hostile job documents, random bytes), written by hand on a socket so nothing is cleaned up on
  * the way. Every answer must be below 500, and every 4xx must be the JSON error shape with each
  * error naming a field. POSTs to {@code /v1/jobs} always carry a {@code dryRun} value, so no
- * generated command is ever run. Tries: {@code jqwik.tries.default}; see the README.
+ * generated command is ever run. Requests: {@link FuzzRun} (500 in {@code mvn verify}, 25,000 with
+ * {@code -Pfuzz}).
  */
 class HttpApiFuzzIT {
   private static final Path DIR = GatewayClient.tempDir("trainyard-fuzz");
@@ -155,7 +151,9 @@ class HttpApiFuzzIT {
   private static List<String> tokens;
   private static String jobId;
 
-  @BeforeContainer
+  private static final FuzzRun RUN = FuzzRun.configured();
+
+  @BeforeAll
   static void start() throws Exception {
     app =
         new DropwizardTestSupport<>(
@@ -190,20 +188,27 @@ class HttpApiFuzzIT {
     jobId = job.json().get("id").asText();
   }
 
-  @AfterContainer
+  @AfterAll
   static void stop() {
     if (app != null) {
       app.after();
     }
     System.out.printf(
-        "HTTP API fuzz: %d requests, 0 answers of 5xx, statuses %s, %d ms%n",
+        "HTTP API fuzz (seed %d): %d requests, 0 answers of 5xx, statuses %s, %d ms%n",
+        RUN.seed(),
         REQUESTS.get(),
         new java.util.TreeMap<>(BY_STATUS),
         (System.nanoTime() - STARTED) / 1_000_000);
   }
 
-  @Property
-  void everyAnswerIsBelow500AndEveryRefusalNamesAField(@ForAll("requests") byte[] request) {
+  @Test
+  void everyAnswerIsBelow500AndEveryRefusalNamesAField() {
+    RUN.check(
+        random -> request(random, TRAINYARD.generate(random), KUBEFLOW.generate(random)),
+        HttpApiFuzzIT::check);
+  }
+
+  private static void check(byte[] request) {
     var reply = raw.send(request);
     REQUESTS.incrementAndGet();
     BY_STATUS.computeIfAbsent(reply.status(), s -> new AtomicLong()).incrementAndGet();
@@ -223,12 +228,6 @@ class HttpApiFuzzIT {
       assertThat(body.path("errors")).as(shown).isNotEmpty();
       body.path("errors").forEach(e -> assertThat(e.path("field").asText()).as(shown).isNotBlank());
     }
-  }
-
-  @Provide
-  Arbitrary<byte[]> requests() {
-    return Combinators.combine(Arbitraries.longs(), TRAINYARD.documents(), KUBEFLOW.documents())
-        .as((seed, spec, kubeflow) -> request(new Random(seed), spec, kubeflow));
   }
 
   private static byte[] request(Random random, byte[] spec, byte[] kubeflow) {

@@ -146,6 +146,26 @@ class HostileRequestsIT {
   }
 
   @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          application/json                  | ---\\nnot: json
+          application/json; charset=utf-16  | -x
+          application/json                  | {"name": [1
+          application/json                  | [1, 2]
+          application/json                  | DEEP
+          """)
+  void aJsonBodyThatDoesNotReadIs400NotA500(String type, String body) {
+    // Found by HttpApiFuzzIT: Jersey's JSON reader failed the audit export with a 500 (a body
+    // that is not JSON, or nested deeper than Jackson's 1,000 levels).
+    var text = body.equals("DEEP") ? "[".repeat(1_001) + "]".repeat(1_001) : body;
+    var answer = client.post("/v1/audit/exports", auditor, type, text.replace("\\n", "\n"));
+    assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+    assertErrorShape(answer.json(), "body");
+  }
+
+  @ParameterizedTest
   @ValueSource(
       strings = {
         "//v1/jobs",

@@ -20,14 +20,6 @@ public final class JobSpecValidator {
   private static final Pattern DNS1123_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
-  // Kubernetes' qualified name: an optional DNS-subdomain prefix and '/', then a name of at most
-  // 63 characters (so "../x" is refused: ".." is not a DNS subdomain).
-  private static final Pattern LABEL_NAME =
-      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-  private static final Pattern LABEL_VALUE =
-      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
-  private static final int MAX_SUBDOMAIN = 253;
   private static final int MAX_PROCESSES_PER_REPLICA = 1_024;
   private static final int MAX_RESTARTS = 10_000;
   private static final int MAX_NAME = 63;
@@ -64,7 +56,7 @@ public final class JobSpecValidator {
     meta.labels()
         .forEach(
             (k, v) -> {
-              if (!isLabelKey(k)) {
+              if (!KubernetesNames.isLabelKey(k)) {
                 errors.add(
                     new FieldError(
                         "metadata.labels." + k,
@@ -72,7 +64,7 @@ public final class JobSpecValidator {
                             + " most 63 letters, digits, '-', '_' or '.', starting and ending"
                             + " with a letter or digit"));
               }
-              if (v == null || !LABEL_VALUE.matcher(v).matches()) {
+              if (v == null || !KubernetesNames.isLabelValue(v)) {
                 errors.add(
                     new FieldError(
                         "metadata.labels." + k,
@@ -80,30 +72,6 @@ public final class JobSpecValidator {
                             + " starting and ending with a letter or digit"));
               }
             });
-  }
-
-  static boolean isLabelKey(String key) {
-    var slash = key.lastIndexOf('/');
-    if (slash >= 0) {
-      var prefix = key.substring(0, slash);
-      if (!isSubdomain(prefix)) {
-        return false;
-      }
-    }
-    return LABEL_NAME.matcher(key.substring(slash + 1)).matches();
-  }
-
-  // Each dot-separated part a DNS-1123 label, so ".", ".." and "a..b" are refused.
-  private static boolean isSubdomain(String name) {
-    if (name.isEmpty() || name.length() > MAX_SUBDOMAIN) {
-      return false;
-    }
-    for (var part : name.split("\\.", -1)) {
-      if (part.length() > MAX_NAME || !DNS1123_LABEL.matcher(part).matches()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static void dnsLabel(String field, String value, List<FieldError> errors) {
@@ -289,16 +257,12 @@ public final class JobSpecValidator {
             errors.add(new FieldError(at, "must be {secret: NAME, key: KEY}"));
             return;
           }
-          if (!isSubdomain(ref.secret())) {
+          if (!KubernetesNames.isSubdomain(ref.secret())) {
             errors.add(
                 new FieldError(
                     at + ".secret", "is not a valid secret name (a DNS-1123 subdomain)"));
           }
-          // Kubernetes' rule for Secret keys; "." and ".." would name a directory, not a file.
-          if (ref.key().length() > MAX_SUBDOMAIN
-              || !SECRET_KEY.matcher(ref.key()).matches()
-              || ref.key().equals(".")
-              || ref.key().startsWith("..")) {
+          if (!KubernetesNames.isSecretKey(ref.key())) {
             errors.add(
                 new FieldError(
                     at + ".key",
