@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Data-parallel linear regression with numpy and a hand-rolled all-reduce over TCP.
+"""Data-parallel linear regression in plain Python with a hand-rolled all-reduce over TCP.
 
 Each replica gets the environment a PyTorchJob pod gets (RANK, WORLD_SIZE, MASTER_ADDR,
 MASTER_PORT), trains on its shard of a synthetic data set, and every epoch the replicas
@@ -7,20 +7,20 @@ average their gradients: rank 0 listens on MASTER_ADDR:MASTER_PORT, the other ra
 to it, send their local gradient and receive the average back. The result is the same model
 full-batch gradient descent on the whole data set would give, whatever the world size.
 
-Runs without torch: numpy is the only dependency. Exits non-zero on any error, so the
-backend sees a failed replica.
+Runs on any Python 3 without packages (no torch, no numpy), so it runs in the local backend's
+sandbox, which sees the system's Python only. Exits non-zero on any error, so the backend sees a
+failed replica.
 """
 
 import argparse
 import os
+import random
 import socket
 import struct
 import sys
 import time
 
-import numpy as np
-
-TRUE_WEIGHTS = np.array([2.0, -3.5, 1.25])
+TRUE_WEIGHTS = [2.0, -3.5, 1.25]
 TRUE_BIAS = 0.5
 SAMPLES = 4000
 SEED = 1234
@@ -32,16 +32,23 @@ def log(rank, message):
     print(f"[rank {rank}] {message}", flush=True)
 
 
+def dot(a, b):
+    return sum(p * q for p, q in zip(a, b))
+
+
 def shard(rank, world_size):
     """Every rank draws the same data set from one seed and keeps every world_size-th row."""
-    rng = np.random.default_rng(SEED)
-    x = rng.normal(size=(SAMPLES, TRUE_WEIGHTS.size))
-    y = x @ TRUE_WEIGHTS + TRUE_BIAS + rng.normal(scale=0.1, size=SAMPLES)
+    rng = random.Random(SEED)
+    x, y = [], []
+    for _ in range(SAMPLES):
+        row = [rng.gauss(0.0, 1.0) for _ in TRUE_WEIGHTS]
+        x.append(row)
+        y.append(dot(row, TRUE_WEIGHTS) + TRUE_BIAS + rng.gauss(0.0, 0.1))
     return x[rank::world_size], y[rank::world_size]
 
 
 def send_array(sock, values):
-    payload = np.ascontiguousarray(values, dtype="<f8").tobytes()
+    payload = struct.pack(f"<{len(values)}d", *values)
     sock.sendall(struct.pack("<I", len(payload)) + payload)
 
 
@@ -57,7 +64,7 @@ def recv_exact(sock, size):
 
 def recv_array(sock):
     (size,) = struct.unpack("<I", recv_exact(sock, 4))
-    return np.frombuffer(recv_exact(sock, size), dtype="<f8")
+    return list(struct.unpack(f"<{size // 8}d", recv_exact(sock, size)))
 
 
 class AllReduce:
@@ -109,9 +116,9 @@ class AllReduce:
         if self.world_size == 1:
             return values
         if self.rank == 0:
-            total = values.copy()
+            total = list(values)
             for peer in self.peers:
-                total += recv_array(peer)
+                total = [t + v for t, v in zip(total, recv_array(peer))]
             for peer in self.peers:
                 send_array(peer, total)
             return total
@@ -132,29 +139,27 @@ def train(args):
     x, y = shard(rank, world_size)
     log(rank, f"world size {world_size}, {len(y)} samples in this shard")
     reduce = AllReduce(rank, world_size, host, port)
-    weights = np.zeros(x.shape[1])
+    features = len(TRUE_WEIGHTS)
+    weights = [0.0] * features
     bias = 0.0
     try:
         for epoch in range(1, args.epochs + 1):
-            error = x @ weights + bias - y
+            error = [dot(row, weights) + bias - target for row, target in zip(x, y)]
             # Sums, not means, so the all-reduced totals divide into the global average exactly.
-            local = np.concatenate(
-                [x.T @ error, [error.sum(), 0.5 * (error**2).sum(), len(y)]]
-            )
+            local = [sum(row[j] * e for row, e in zip(x, error)) for j in range(features)]
+            local += [sum(error), 0.5 * sum(e * e for e in error), float(len(y))]
             total = reduce.sum(local)
             count = total[-1]
-            grad_w = total[: weights.size] / count
-            grad_b = total[weights.size] / count
-            loss = total[weights.size + 1] / count
-            weights -= args.lr * grad_w
-            bias -= args.lr * grad_b
+            weights = [w - args.lr * g / count for w, g in zip(weights, total[:features])]
+            bias -= args.lr * total[features] / count
+            loss = total[features + 1] / count
             print(f"epoch {epoch} loss {loss:.6f}", flush=True)
     finally:
         reduce.close()
 
     if rank == 0:
-        print(f"learned weights {np.round(weights, 3).tolist()} bias {bias:.3f}", flush=True)
-        print(f"true    weights {TRUE_WEIGHTS.tolist()} bias {TRUE_BIAS:.3f}", flush=True)
+        print(f"learned weights {[round(w, 3) for w in weights]} bias {bias:.3f}", flush=True)
+        print(f"true    weights {TRUE_WEIGHTS} bias {TRUE_BIAS:.3f}", flush=True)
 
 
 def main():
