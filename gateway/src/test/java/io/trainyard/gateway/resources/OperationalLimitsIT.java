@@ -213,7 +213,7 @@ class OperationalLimitsIT {
   @Test
   void aJobThatPrintsItsSecretLeavesItNowhereTheGatewayStoresOrServes() throws Exception {
     var secret = "wandb-" + java.util.UUID.randomUUID();
-    var file = DIR.resolve("secrets/wandb/api-key");
+    var file = DIR.resolve("secrets/nlp/wandb/api-key");
     Files.createDirectories(file.getParent());
     Files.writeString(file, secret + "\n");
     var jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtZSJ9.c2lnbmF0dXJlLWhlcmU";
