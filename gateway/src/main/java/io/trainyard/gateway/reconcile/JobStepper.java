@@ -19,10 +19,7 @@ import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +52,7 @@ public final class JobStepper {
   private final StoredJson json;
   private final Router router;
   private final TeamDirectory teams;
-  private final LogArchive archive;
+  private final AttemptLogs attemptLogs;
   private final SubmitRetries retries;
   private final JobWrites writes;
   private final Failover failover;
@@ -97,7 +94,7 @@ public final class JobStepper {
     this.json = json;
     this.router = router;
     this.teams = teams;
-    this.archive = archive;
+    this.attemptLogs = new AttemptLogs(archive, clock);
     this.clock = clock;
   }
 
@@ -281,14 +278,14 @@ public final class JobStepper {
     var ref = storedRef(job);
     if (job.cancelRequested() && job.state() != JobState.CANCELLING) {
       // Cancelling removes the pods, and with them the logs: keep what they printed first.
-      var archived = archiveLogs(job, backend, ref);
+      var archived = attemptLogs.archive(job, backend, ref);
       backend.cancel(ref);
       var cancelling = job.withState(JobState.CANCELLING, null, now());
       if (!writes.commit(
           job,
           owner,
           cancelling,
-          withLogEvent(writes.stateEvent(job, cancelling), job, archived))) {
+          attemptLogs.withLogEvent(writes.stateEvent(job, cancelling), job, archived))) {
         return;
       }
       job = store.find(job.id()).orElse(null);
@@ -355,63 +352,11 @@ public final class JobStepper {
       writes.write(job, owner, next);
       return;
     }
-    var archived = archiveLogs(job, backend, ref);
-    var events = withLogEvent(writes.stateEvent(job, next), job, archived);
-    if (writes.commit(job, owner, next, events) && archived.map(Archived::done).orElse(false)) {
-      cleanUp(job, backend, ref);
-    }
-  }
-
-  /**
-   * What archiving an attempt's logs came to: done or not, and the job event saying so (null when
-   * an earlier step archived them and said so then).
-   */
-  private record Archived(boolean done, String message) {}
-
-  private List<JobEvent> withLogEvent(
-      List<JobEvent> events, JobRow job, Optional<Archived> archived) {
-    if (archived.isEmpty() || archived.get().message() == null) {
-      return events;
-    }
-    var all = new ArrayList<>(events);
-    all.add(JobEvent.of(job.id(), now(), JobEvent.LOGS, archived.get().message()));
-    return all;
-  }
-
-  /**
-   * Archives the attempt's logs when its backend does not keep them and they are not archived yet;
-   * the event to record, empty when there was nothing to do. A failure is recorded, not thrown: the
-   * job still ends, and its pods stay (no cleanup) so the logs can be read from them.
-   */
-  private Optional<Archived> archiveLogs(JobRow job, TrainingBackend backend, ExternalRef ref) {
-    if (backend.keepsLogs()) {
-      return Optional.empty();
-    }
-    if (archive.has(job.id(), job.attempt())) {
-      return Optional.of(new Archived(true, null));
-    }
-    try {
-      var summary = archive.archive(job.id(), job.attempt(), backend, ref);
-      return Optional.of(new Archived(true, summary.describe(job.attempt())));
-    } catch (RuntimeException e) {
-      LOG.warn("job {}: logs of attempt {} not archived", job.id(), job.attempt(), e);
-      return Optional.of(
-          new Archived(
-              false,
-              "logs of attempt "
-                  + job.attempt()
-                  + " not archived ("
-                  + e.getMessage()
-                  + "); the backend keeps them for now"));
-    }
-  }
-
-  private void cleanUp(JobRow job, TrainingBackend backend, ExternalRef ref) {
-    try {
-      backend.cleanup(ref);
-    } catch (RuntimeException e) {
-      // The operator's own TTL, or a person, cleans up; the logs are safe.
-      LOG.warn("job {}: cleanup of attempt {} failed", job.id(), job.attempt(), e);
+    var archived = attemptLogs.archive(job, backend, ref);
+    var events = attemptLogs.withLogEvent(writes.stateEvent(job, next), job, archived);
+    if (writes.commit(job, owner, next, events)
+        && archived.map(AttemptLogs.Archived::done).orElse(false)) {
+      attemptLogs.cleanUp(job, backend, ref);
     }
   }
 
