@@ -53,27 +53,13 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
     }
     if (error instanceof ParamException param) {
       // Jersey answers a query parameter it cannot convert with 404, as if the path were wrong.
-      var field = new FieldError(ErrorText.printable(param.getParameterName()), reason(param));
-      return respond(
-          400,
-          new ErrorResponse(
-              ErrorCode.MALFORMED.name(),
-              field.field() + " " + field.message(),
-              List.of(field),
-              requestId,
-              null));
+      return malformed(
+          new FieldError(ErrorText.printable(param.getParameterName()), reason(param)), requestId);
     }
     if (isReadError(error)) {
       // A JSON body Jersey could not read into a resource's parameter (the audit export's).
-      var field = new FieldError("body", "is not valid JSON of the expected shape");
-      return respond(
-          400,
-          new ErrorResponse(
-              ErrorCode.MALFORMED.name(),
-              field.field() + " " + field.message(),
-              List.of(field),
-              requestId,
-              null));
+      return malformed(
+          new FieldError("body", "is not valid JSON of the expected shape"), requestId);
     }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();
@@ -127,6 +113,18 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
       return "must be a whole number";
     }
     return "is not a valid value";
+  }
+
+  /** 400 with one field error, its text also the message. */
+  private static Response malformed(FieldError field, String requestId) {
+    return respond(
+        400,
+        new ErrorResponse(
+            ErrorCode.MALFORMED.name(),
+            field.field() + " " + field.message(),
+            List.of(field),
+            requestId,
+            null));
   }
 
   private static Response respond(int status, ErrorResponse body) {
