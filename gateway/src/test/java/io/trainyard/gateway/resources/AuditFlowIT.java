@@ -3,17 +3,14 @@ package io.trainyard.gateway.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.trainyard.audit.AuditVerifier;
 import io.trainyard.auth.DevIssuer;
-import io.trainyard.gateway.TrainyardApplication;
 import io.trainyard.gateway.TrainyardConfiguration;
 import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.testing.DevApp;
 import io.trainyard.gateway.testing.GatewayClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,11 +44,7 @@ class AuditFlowIT {
   private static final String SECRET = "wandb-" + UUID.randomUUID();
 
   static final DropwizardAppExtension<TrainyardConfiguration> APP =
-      new DropwizardAppExtension<>(
-          TrainyardApplication.class,
-          writeConfig(),
-          ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-          ConfigOverride.config("server.adminConnectors[0].port", "0"));
+      DevApp.onFreePorts(DIR, config());
 
   private static GatewayClient client;
   private static String alice;
@@ -293,7 +286,7 @@ class AuditFlowIT {
     return "jdbc:h2:file:" + DIR + "/db;DB_CLOSE_ON_EXIT=FALSE";
   }
 
-  private static String writeConfig() {
+  private static String config() {
     var yaml =
         """
         dataDir: %1$s
@@ -321,12 +314,6 @@ class AuditFlowIT {
             secretsDir: %1$s/secrets
         """
             .formatted(DIR, REPO);
-    try {
-      var file = DIR.resolve("trainyard.yml");
-      Files.writeString(file, yaml);
-      return file.toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return yaml;
   }
 }

@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import io.trainyard.gateway.TrainyardApplication;
 import io.trainyard.gateway.TrainyardConfiguration;
+import io.trainyard.gateway.testing.DevApp;
 import io.trainyard.gateway.testing.GatewayClient;
 import io.trainyard.gateway.testing.RawHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -41,11 +39,7 @@ class HostileRequestsIT {
       """;
 
   static final DropwizardAppExtension<TrainyardConfiguration> APP =
-      new DropwizardAppExtension<>(
-          TrainyardApplication.class,
-          writeConfig(),
-          ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-          ConfigOverride.config("server.adminConnectors[0].port", "0"));
+      DevApp.onFreePorts(DIR, config());
 
   private static GatewayClient client;
   private static RawHttp raw;
@@ -233,7 +227,7 @@ class HostileRequestsIT {
     }
   }
 
-  private static String writeConfig() {
+  private static String config() {
     var yaml =
         """
         dataDir: %s
@@ -248,12 +242,6 @@ class HostileRequestsIT {
           - type: local
         """
             .formatted(DIR, DIR);
-    try {
-      var file = DIR.resolve("trainyard.yml");
-      Files.writeString(file, yaml);
-      return file.toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return yaml;
   }
 }

@@ -2,16 +2,13 @@ package io.trainyard.gateway.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.trainyard.auth.DevIssuer;
-import io.trainyard.gateway.TrainyardApplication;
 import io.trainyard.gateway.TrainyardConfiguration;
 import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.testing.DevApp;
 import io.trainyard.gateway.testing.GatewayClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,11 +28,7 @@ class JobsFlowIT {
   private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
 
   static final DropwizardAppExtension<TrainyardConfiguration> APP =
-      new DropwizardAppExtension<>(
-          TrainyardApplication.class,
-          writeConfig(),
-          ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-          ConfigOverride.config("server.adminConnectors[0].port", "0"));
+      DevApp.onFreePorts(DIR, config());
 
   private static GatewayClient client;
   private static String alice;
@@ -279,7 +272,7 @@ class JobsFlowIT {
     throw new AssertionError("job " + id + " did not end within 90 s");
   }
 
-  private static String writeConfig() {
+  private static String config() {
     var yaml =
         """
         dataDir: %s
@@ -297,12 +290,6 @@ class JobsFlowIT {
             codeDir: %s
         """
             .formatted(DIR, DIR, REPO);
-    try {
-      var file = DIR.resolve("trainyard.yml");
-      Files.writeString(file, yaml);
-      return file.toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return yaml;
   }
 }
