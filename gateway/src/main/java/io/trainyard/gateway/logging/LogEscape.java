@@ -15,10 +15,19 @@ public final class LogEscape {
 
   /** {@code value} escaped for one log line; "null" for null. */
   public static String of(Object value) {
-    if (value == null) {
-      return "null";
-    }
-    var text = value.toString();
+    return value == null ? "null" : escape(value.toString(), true);
+  }
+
+  /**
+   * {@code text} as an answer to the caller may quote it (an error's message or field path): the
+   * same escapes and cut, except backslashes, which JSON encodes itself. A lone surrogate would
+   * otherwise make the answer unwritable in UTF-8. Null stays null.
+   */
+  public static String printable(String text) {
+    return text == null ? null : escape(text, false);
+  }
+
+  private static String escape(String text, boolean backslashes) {
     var out = new StringBuilder(Math.min(text.length(), MAX_CHARS) + 16);
     int i = 0;
     for (; i < text.length() && out.length() < MAX_CHARS; i++) {
@@ -27,7 +36,7 @@ public final class LogEscape {
         case '\r' -> out.append("\\r");
         case '\n' -> out.append("\\n");
         case '\t' -> out.append("\\t");
-        case '\\' -> out.append("\\\\");
+        case '\\' -> out.append(backslashes ? "\\\\" : "\\");
         default -> {
           if (c < 0x20
               || (c >= 0x7f && c <= 0x9f)

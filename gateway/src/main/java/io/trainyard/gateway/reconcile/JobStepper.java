@@ -241,10 +241,10 @@ public final class JobStepper {
   }
 
   private boolean backendRemoved(JobRow job) {
+    // QUEUED jobs are re-quoted among the backends there are; the other live states are on one.
     return job.backendId() != null
-        && java.util.EnumSet.of(
-                JobState.PENDING, JobState.SUBMITTED, JobState.RUNNING, JobState.CANCELLING)
-            .contains(job.state())
+        && !job.state().isTerminal()
+        && job.state() != JobState.QUEUED
         && backends.find(job.backendId()).isEmpty();
   }
 
