@@ -112,11 +112,13 @@ final class JobInformers implements AutoCloseable {
 
     @Override
     public GenericKubernetesResource remove(String key) {
-      var removed = super.remove(key);
-      if (removed != null) {
-        listener.removed(kind, removed);
+      // Told before the object leaves the cache: a status read that misses the cache must find
+      // the end already remembered, never a gap between the two.
+      var leaving = get(key);
+      if (leaving != null) {
+        listener.removed(kind, leaving);
       }
-      return removed;
+      return super.remove(key);
     }
   }
 
