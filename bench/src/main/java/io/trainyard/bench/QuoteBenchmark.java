@@ -1,8 +1,7 @@
 package io.trainyard.bench;
 
 import io.trainyard.cost.BackendQuote;
-import io.trainyard.cost.CatalogPriceBook;
-import io.trainyard.cost.PriceCatalog;
+import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.PriceRow;
 import io.trainyard.cost.Router;
 import io.trainyard.cost.RoutingDecision;
@@ -68,8 +67,7 @@ public class QuoteBenchmark {
 
   @Setup
   public void setUp() {
-    var catalog = PriceCatalog.embedded();
-    router = new Router(new CatalogPriceBook(catalog, new BigDecimal("20")), BigDecimal.ONE);
+    router = new Router(PricingPlugins.discover().priceBook(new BigDecimal("20")), BigDecimal.ONE);
     job = reader.read(spec).job();
     quotes = new ArrayList<>();
     var regions =

@@ -2,10 +2,13 @@ package io.trainyard.cost;
 
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.pricing.ManagedService;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,23 +17,33 @@ import java.util.concurrent.atomic.AtomicReference;
  * Prices placements from the catalog, line by line: instances × the instance's price (spot or
  * on-demand), plus attached accelerators where the host's row has no GPUs of its own (GCE n1 + T4),
  * plus the job's share of a cluster fee. An operator's price for the whole placement wins. Where a
- * managed service has no row, the matching VM's price plus the operator's managed premium is used —
- * and marked estimated. Thread-safe; {@link #replace} swaps in a refreshed catalog.
+ * managed service (as the backend modules declare them, {@link ManagedService}) has no row, the
+ * matching VM's price plus the service's published surcharge is used, or plus the operator's
+ * managed premium where none is published — and then marked estimated. Thread-safe; {@link
+ * #replace} swaps in a refreshed catalog.
  */
 public final class CatalogPriceBook implements PriceBook {
-  /** Managed services and the VM service whose machines they run on. */
-  private static final Map<String, String> VM_SERVICE = Map.of("sagemaker", "ec2", "vertex", "gce");
-
   private final AtomicReference<PriceCatalog> catalog;
+  private final Map<String, ManagedService> managedServices = new HashMap<>();
   private final BigDecimal managedPremiumPct;
 
   /**
-   * @param managedPremiumPct added to a VM price to estimate a managed instance the catalog lacks;
-   *     null to refuse to estimate
+   * @param managedServices the managed services priced as VMs where the catalog lacks their rows
+   * @param managedPremiumPct added to a VM price to estimate a managed instance whose service
+   *     publishes no surcharge; null to refuse to estimate
    */
-  public CatalogPriceBook(PriceCatalog catalog, BigDecimal managedPremiumPct) {
+  public CatalogPriceBook(
+      PriceCatalog catalog, List<ManagedService> managedServices, BigDecimal managedPremiumPct) {
     this.catalog = new AtomicReference<>(Objects.requireNonNull(catalog, "catalog"));
+    for (var service : managedServices) {
+      this.managedServices.put(key(service.provider(), service.service()), service);
+    }
     this.managedPremiumPct = managedPremiumPct;
+  }
+
+  /** A price book for the catalog alone: no managed service is priced from its VMs. */
+  public CatalogPriceBook(PriceCatalog catalog) {
+    this(catalog, List.of(), null);
   }
 
   public PriceCatalog catalog() {
@@ -110,8 +123,12 @@ public final class CatalogPriceBook implements PriceBook {
     if (priced.price() == null || line.gpus() == 0) {
       return priced;
     }
+    var managed = managed(p);
     var host =
-        current.instance(p.provider(), vmServiceOr(p.service()), p.region(), vmType(p, line));
+        managed == null
+            ? current.instance(p.provider(), p.service(), p.region(), line.instanceType())
+            : current.instance(
+                p.provider(), managed.vmService(), p.region(), managed.vmType(line.instanceType()));
     var builtInGpus = host.map(PriceRow::gpuCount).orElse(0);
     var rowGpus =
         current
@@ -146,35 +163,60 @@ public final class CatalogPriceBook implements PriceBook {
           ? Priced.missing("no spot price known for " + instanceType + " in " + p.region())
           : Priced.of(new Price(usd, false, row.get().source()));
     }
-    var vmService = VM_SERVICE.get(p.service());
-    if (vmService == null || managedPremiumPct == null || p.spot()) {
-      return Priced.missing(
-          "no price known for " + instanceType + " on " + p.service() + " in " + p.region());
+    var missing =
+        Priced.missing(
+            "no price known for " + instanceType + " on " + p.service() + " in " + p.region());
+    var managed = managed(p);
+    if (managed == null) {
+      return missing;
     }
-    var vm = current.instance(p.provider(), vmService, p.region(), withoutMlPrefix(instanceType));
+    var vm =
+        current.instance(
+            p.provider(), managed.vmService(), p.region(), managed.vmType(instanceType));
     if (vm.isEmpty()) {
-      return Priced.missing(
-          "no price known for " + instanceType + " on " + p.service() + " in " + p.region());
+      return missing;
     }
-    var factor = BigDecimal.ONE.add(managedPremiumPct.movePointLeft(2));
+    if (managed.surchargePct() == null) {
+      if (managedPremiumPct == null || p.spot()) {
+        return missing;
+      }
+      return Priced.of(
+          new Price(
+              vm.get().onDemandUsdPerHour().multiply(factor(managedPremiumPct)),
+              true,
+              vm.get().source() + " + " + managedPremiumPct.toPlainString() + "% managed premium"));
+    }
+    var vmUsd = vm.get().usdPerHour(p.spot());
+    if (vmUsd == null) {
+      return Priced.missing("no spot price known for " + instanceType + " in " + p.region());
+    }
+    var surcharge =
+        managed.surchargePct().signum() == 0
+            ? p.service() + " adds no surcharge to compute"
+            : p.service() + " adds " + managed.surchargePct().toPlainString() + "% to compute";
+    // The VM's spot price stands in for the service's own spot (low-priority) price: estimated.
     return Priced.of(
         new Price(
-            vm.get().onDemandUsdPerHour().multiply(factor),
-            true,
-            vm.get().source() + " + " + managedPremiumPct.toPlainString() + "% managed premium"));
+            vmUsd.multiply(factor(managed.surchargePct())),
+            p.spot(),
+            vm.get().source()
+                + (p.spot() ? " (the VM's spot price)" : "")
+                + " + "
+                + surcharge
+                + " ("
+                + managed.surchargeSource()
+                + ")"));
   }
 
-  private static String vmServiceOr(String service) {
-    return VM_SERVICE.getOrDefault(service, service);
+  private ManagedService managed(Placement p) {
+    return managedServices.get(key(p.provider(), p.service()));
   }
 
-  private static String vmType(Placement p, PlacementLine line) {
-    return VM_SERVICE.containsKey(p.service())
-        ? withoutMlPrefix(line.instanceType())
-        : line.instanceType();
+  private static BigDecimal factor(BigDecimal pct) {
+    return BigDecimal.ONE.add(pct.movePointLeft(2));
   }
 
-  private static String withoutMlPrefix(String instanceType) {
-    return instanceType.startsWith("ml.") ? instanceType.substring(3) : instanceType;
+  private static String key(String provider, String service) {
+    return provider + "/" + service;
   }
 }

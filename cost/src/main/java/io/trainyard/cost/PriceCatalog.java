@@ -161,6 +161,39 @@ public final class PriceCatalog implements InstanceShapes {
     return rows;
   }
 
+  /**
+   * This catalog with {@code more} rows after its own, e.g. those a backend module ships. Its age
+   * becomes the older of the two dates.
+   *
+   * @param origin names where the rows come from, in the error about a repeated row
+   * @throws IllegalArgumentException a row repeats one this catalog has (naming both sources)
+   */
+  public PriceCatalog plus(List<PriceRow> more, LocalDate compiled, String origin) {
+    for (var row : more) {
+      var name = row.kind() == PriceRow.Kind.INSTANCE ? row.instanceType() : row.gpuType();
+      var key = key(row.provider(), row.service(), row.region(), name);
+      var existing =
+          row.kind() == PriceRow.Kind.INSTANCE ? instances.get(key) : accelerators.get(key);
+      if (existing != null) {
+        throw new IllegalArgumentException(
+            origin
+                + " repeats the price row "
+                + key.replace('|', '/')
+                + " (already from: "
+                + existing.source()
+                + ")");
+      }
+    }
+    var all = new ArrayList<>(rows);
+    all.addAll(more);
+    var age = asOf == null || (compiled != null && compiled.isBefore(asOf)) ? compiled : asOf;
+    var merged = new PriceCatalog(all, age);
+    if (merged.instances.size() + merged.accelerators.size() != all.size()) {
+      throw new IllegalArgumentException(origin + " repeats a price row of its own");
+    }
+    return merged;
+  }
+
   /** When the prices were compiled or last refreshed; null when unknown. */
   public LocalDate asOf() {
     return asOf;

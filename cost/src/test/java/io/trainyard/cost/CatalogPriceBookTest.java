@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.pricing.ManagedService;
 import java.math.BigDecimal;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,7 +13,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Pricing placements from the embedded catalog of real public prices. */
 class CatalogPriceBookTest {
   private static final PriceCatalog CATALOG = PriceCatalog.embedded();
-  private final CatalogPriceBook book = new CatalogPriceBook(CATALOG, new BigDecimal("20"));
+
+  /** As the SageMaker and Vertex modules declare them: no published surcharge. */
+  static final List<ManagedService> MANAGED =
+      List.of(
+          ManagedService.unpublished("aws", "sagemaker", "ec2", "ml."),
+          ManagedService.unpublished("gcp", "vertex", "gce", ""));
+
+  private final CatalogPriceBook book =
+      new CatalogPriceBook(CATALOG, MANAGED, new BigDecimal("20"));
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(
@@ -72,10 +81,47 @@ class CatalogPriceBookTest {
 
   @org.junit.jupiter.api.Test
   void withoutAPremiumAMissingManagedRowIsNotEstimated() {
-    var strict = new CatalogPriceBook(CATALOG, null);
+    var strict = new CatalogPriceBook(CATALOG, MANAGED, null);
     var priced =
         strict.price(placement("aws", "sagemaker", "us-east-1", false, "1 ml.m5.4xlarge", null));
     assertThat(priced.missing()).contains("no price known for ml.m5.4xlarge");
+  }
+
+  @org.junit.jupiter.api.Test
+  void withoutItsModuleAManagedServiceIsNotPricedFromVms() {
+    var bare = new CatalogPriceBook(CATALOG, List.of(), new BigDecimal("20"));
+    var priced =
+        bare.price(placement("aws", "sagemaker", "us-east-1", false, "1 ml.m5.4xlarge", null));
+    assertThat(priced.missing())
+        .isEqualTo("no price known for ml.m5.4xlarge on sagemaker in us-east-1");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aPublishedSurchargeIsExactOnDemandAndSaysSo() {
+    var noSurcharge =
+        new ManagedService("aws", "trainer", "ec2", "", BigDecimal.ZERO, "https://example.com/p");
+    var plus10 =
+        new ManagedService("gcp", "tuner", "gce", "", BigDecimal.TEN, "https://example.com/q");
+    var withThem = new CatalogPriceBook(CATALOG, List.of(noSurcharge, plus10), null);
+
+    var exact =
+        withThem.price(placement("aws", "trainer", "us-east-1", false, "2 m5.2xlarge", null));
+    assertThat(exact.price().usdPerHour()).isEqualByComparingTo("0.768");
+    assertThat(exact.price().estimated()).isFalse();
+    assertThat(exact.price().source())
+        .contains("trainer adds no surcharge to compute (https://example.com/p)");
+
+    var tenPct =
+        withThem.price(placement("gcp", "tuner", "us-central1", false, "1 n1-standard-8", null));
+    assertThat(tenPct.price().usdPerHour()).isEqualByComparingTo("0.418"); // 0.38 × 1.1
+    assertThat(tenPct.price().estimated()).isFalse();
+    assertThat(tenPct.price().source()).contains("tuner adds 10% to compute");
+
+    // The service's own spot price is not published: the VM's spot price stands in, estimated.
+    var spot = withThem.price(placement("aws", "trainer", "us-east-1", true, "1 m5.2xlarge", null));
+    assertThat(spot.price().usdPerHour()).isEqualByComparingTo("0.1546");
+    assertThat(spot.price().estimated()).isTrue();
+    assertThat(spot.price().source()).contains("the VM's spot price");
   }
 
   @org.junit.jupiter.api.Test

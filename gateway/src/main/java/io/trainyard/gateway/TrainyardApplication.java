@@ -11,9 +11,9 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.trainyard.audit.JcloudsBlobSink;
-import io.trainyard.cost.CatalogPriceBook;
-import io.trainyard.cost.PriceCatalog;
+import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.Router;
+import io.trainyard.cost.refresh.RefresherTypes;
 import io.trainyard.gateway.audit.AuditKeys;
 import io.trainyard.gateway.audit.GatewayAudit;
 import io.trainyard.gateway.auth.AccessFeature;
@@ -97,14 +97,23 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 return config;
               }
             });
-    // Each backend module owns its config class; it is bound under the backend's kind.
-    for (var factory : BackendRegistry.factories().values()) {
-      bootstrap
-          .getObjectMapper()
-          .registerSubtypes(new NamedType(factory.configClass(), factory.kind()));
-    }
+    bindPluginTypes(bootstrap.getObjectMapper());
     bootstrap.addCommand(new DevTokenCommand());
     bootstrap.addCommand(new BootstrapIdpCommand());
+  }
+
+  /**
+   * Each backend module owns its config class, bound under the backend's kind; price refreshers
+   * likewise, under their type. An unknown {@code type:} is then refused at start with the known
+   * ones listed.
+   */
+  static void bindPluginTypes(com.fasterxml.jackson.databind.ObjectMapper mapper) {
+    for (var factory : BackendRegistry.factories().values()) {
+      mapper.registerSubtypes(new NamedType(factory.configClass(), factory.kind()));
+    }
+    for (var refresher : RefresherTypes.discover().all()) {
+      mapper.registerSubtypes(new NamedType(refresher.configClass(), refresher.type()));
+    }
   }
 
   @Override
@@ -140,8 +149,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var store = new JobStore(jdbi, clock, audit.jobs());
     var json = new StoredJson();
 
-    var prices =
-        new CatalogPriceBook(PriceCatalog.embedded(), config.getPricing().getManagedPremiumPct());
+    var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
     var backends =
         new BackendRegistry(
             config.getBackends(),
@@ -153,7 +161,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(
-            prices, PriceRefreshers.from(refresh), refresh.every().toJavaDuration(), clock);
+            prices, PriceRefreshers.from(refresh, clock), refresh.every().toJavaDuration(), clock);
     environment.lifecycle().manage(priceSchedule);
     environment.healthChecks().register("prices", priceSchedule);
     environment.lifecycle().manage(backends);

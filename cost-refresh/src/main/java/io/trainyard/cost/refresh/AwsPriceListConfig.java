@@ -1,5 +1,7 @@
 package io.trainyard.cost.refresh;
 
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.trainyard.spi.pricing.PriceFeedConfig;
 import java.net.URI;
 
 /**
@@ -11,8 +13,11 @@ import java.net.URI;
  * @param accessKeyId with {@code secretAccessKey}: static credentials; both null for the SDK's
  *     default chain (environment, profile, container or instance role)
  */
+// Its own block under pricing.refresh.aws/gcp has no type: of its own (as a source, it has one).
+@JsonTypeInfo(use = JsonTypeInfo.Id.NONE)
 public record AwsPriceListConfig(
-    String region, URI endpoint, String accessKeyId, String secretAccessKey) {
+    String region, URI endpoint, String accessKeyId, String secretAccessKey)
+    implements PriceFeedConfig {
   public static final String DEFAULT_REGION = "us-east-1";
 
   public AwsPriceListConfig {

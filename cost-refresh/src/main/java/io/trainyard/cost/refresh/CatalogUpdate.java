@@ -48,12 +48,20 @@ final class CatalogUpdate {
    * @param spot the new spot price, or null to keep the row's
    */
   void update(PriceRow row, BigDecimal onDemand, BigDecimal spot) {
+    update(row, onDemand, spot, null);
+  }
+
+  /**
+   * As {@link #update(PriceRow, BigDecimal, BigDecimal)}, the API's own words for the price (a
+   * meter, a SKU) added to the row's source.
+   */
+  void update(PriceRow row, BigDecimal onDemand, BigDecimal spot, String detail) {
     var newOnDemand = onDemand.stripTrailingZeros();
     flagJump(row, "on-demand", row.onDemandUsdPerHour(), newOnDemand);
     var newSpot = spot == null ? row.spotUsdPerHour() : spot.stripTrailingZeros();
-    var rowSource = source;
+    var rowSource = detail == null || detail.isBlank() ? source : source + " (" + detail + ")";
     if (spot == null && row.spotUsdPerHour() != null) {
-      rowSource = source + SPOT_FROM + spotOrigin(row.source());
+      rowSource = rowSource + SPOT_FROM + spotOrigin(row.source());
     } else if (spot != null) {
       flagJump(row, "spot", row.spotUsdPerHour(), newSpot);
     }

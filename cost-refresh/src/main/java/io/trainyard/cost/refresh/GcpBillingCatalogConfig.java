@@ -1,5 +1,7 @@
 package io.trainyard.cost.refresh;
 
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.trainyard.spi.pricing.PriceFeedConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,8 +15,11 @@ import java.time.Duration;
  * @param credentialsFile a Google credentials JSON file, used when there is no API key
  * @param timeout per HTTP request; null for 60 seconds (a page holds up to 5000 SKUs)
  */
+// Its own block under pricing.refresh.aws/gcp has no type: of its own (as a source, it has one).
+@JsonTypeInfo(use = JsonTypeInfo.Id.NONE)
 public record GcpBillingCatalogConfig(
-    URI endpoint, String apiKey, Path credentialsFile, Duration timeout) {
+    URI endpoint, String apiKey, Path credentialsFile, Duration timeout)
+    implements PriceFeedConfig {
   public static final URI DEFAULT_ENDPOINT = URI.create("https://cloudbilling.googleapis.com");
 
   public GcpBillingCatalogConfig {

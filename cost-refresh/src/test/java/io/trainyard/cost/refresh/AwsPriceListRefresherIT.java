@@ -169,7 +169,7 @@ class AwsPriceListRefresherIT {
     stub.add(PriceListStub.ec2("m5.2xlarge", "us-east-1", "US East (N. Virginia)", "0.39"));
     stub.failNext(
         400, "AccessDeniedException", "User is not authorized to perform pricing:GetProducts");
-    var book = new CatalogPriceBook(catalog, null);
+    var book = new CatalogPriceBook(catalog);
 
     var report = CatalogRefresh.refreshInto(book, refresher);
 

@@ -53,7 +53,7 @@ class CatalogRefreshTest {
 
   @Test
   void swaps_in_what_succeeded_and_reports_what_failed() {
-    var book = new CatalogPriceBook(catalog, null);
+    var book = new CatalogPriceBook(catalog);
     var refused =
         new PriceRefreshException(PriceRefreshErrorCode.API_REFUSED, "403 PERMISSION_DENIED");
 
@@ -83,7 +83,7 @@ class CatalogRefreshTest {
 
   @Test
   void refreshers_run_over_each_others_results() {
-    var book = new CatalogPriceBook(catalog, null);
+    var book = new CatalogPriceBook(catalog);
 
     CatalogRefresh.refreshInto(
         book, repricing("first", "m5.2xlarge", "0.5"), repricing("second", "c5.4xlarge", "0.7"));
@@ -97,7 +97,7 @@ class CatalogRefreshTest {
 
   @Test
   void nothing_changed_or_everything_failed_leaves_the_book_alone() {
-    var book = new CatalogPriceBook(catalog, null);
+    var book = new CatalogPriceBook(catalog);
 
     var report =
         CatalogRefresh.refreshInto(

@@ -200,7 +200,7 @@ class GcpBillingCatalogRefresherIT {
   @Test
   void an_api_error_fails_the_refresh_and_the_book_keeps_its_catalog() {
     stub.fail(403, "PERMISSION_DENIED", "Cloud Billing API has not been used in project 1 before");
-    var book = new CatalogPriceBook(catalog, null);
+    var book = new CatalogPriceBook(catalog);
 
     var report = CatalogRefresh.refreshInto(book, refresher);
 

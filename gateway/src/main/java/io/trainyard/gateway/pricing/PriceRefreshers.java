@@ -1,23 +1,21 @@
 package io.trainyard.gateway.pricing;
 
-import io.trainyard.cost.refresh.AwsPriceListRefresher;
-import io.trainyard.cost.refresh.GcpBillingCatalogRefresher;
 import io.trainyard.cost.refresh.PriceRefresher;
+import io.trainyard.cost.refresh.RefresherTypes;
 import io.trainyard.gateway.config.PricingConfig;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The refreshers a configuration asks for: one per provider block present. */
+/** The refreshers a configuration asks for: one per block, of the types on the class path. */
 public final class PriceRefreshers {
   private PriceRefreshers() {}
 
-  public static List<PriceRefresher> from(PricingConfig.Refresh refresh) {
+  public static List<PriceRefresher> from(PricingConfig.Refresh refresh, Clock clock) {
+    var types = RefresherTypes.discover();
     var list = new ArrayList<PriceRefresher>();
-    if (refresh.aws() != null) {
-      list.add(new AwsPriceListRefresher(refresh.aws()));
-    }
-    if (refresh.gcp() != null) {
-      list.add(new GcpBillingCatalogRefresher(refresh.gcp()));
+    for (var block : refresh.blocks()) {
+      list.add(types.create(block, clock));
     }
     return list;
   }

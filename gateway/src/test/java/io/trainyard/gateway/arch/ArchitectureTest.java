@@ -124,4 +124,45 @@ class ArchitectureTest {
                         c.getPackageName().startsWith("io.trainyard.backend.kubernetes"))))
         .check(CLASSES);
   }
+
+  /**
+   * Backends are plugins: what knows a cloud SDK or a backend is a backend module, found at run
+   * time. (cost-refresh, under {@code io.trainyard.cost.refresh}, is the price APIs' own client.)
+   */
+  @org.junit.jupiter.api.Test
+  void theCoreKnowsNoCloudSdkAndNoBackend() {
+    (noClasses()
+            .that()
+            .resideInAnyPackage(
+                "io.trainyard.gateway..",
+                "io.trainyard.cost",
+                "io.trainyard.kubeflow..",
+                "io.trainyard.audit..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "io.fabric8..",
+                "software.amazon..",
+                "com.google.cloud..",
+                "com.azure..",
+                "io.trainyard.backend..")
+            .as("gateway, cost, kubeflow and audit know no cloud SDK and no backend module"))
+        .check(CLASSES);
+  }
+
+  @org.junit.jupiter.api.Test
+  void kubeflowUsesOnlySpiAndJackson() {
+    (classes()
+            .that()
+            .resideInAPackage("io.trainyard.kubeflow..")
+            .should()
+            .onlyDependOnClassesThat()
+            .resideInAnyPackage(
+                "java..",
+                "io.trainyard.spi..",
+                "io.trainyard.kubeflow..",
+                "com.fasterxml.jackson..")
+            .as("kubeflow depends only on spi and Jackson"))
+        .check(CLASSES);
+  }
 }

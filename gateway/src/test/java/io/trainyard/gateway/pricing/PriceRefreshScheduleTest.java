@@ -65,7 +65,7 @@ class PriceRefreshScheduleTest {
 
   @Test
   void aGoodRefreshSwapsThePricesInAndAFailedOneKeepsThem() throws Exception {
-    var book = new CatalogPriceBook(PriceCatalog.embedded(), null);
+    var book = new CatalogPriceBook(PriceCatalog.embedded());
     var api = new ScriptedApi();
     var schedule = new PriceRefreshSchedule(book, List.of(api), Duration.ofHours(24), CLOCK);
     assertThat(schedule.execute().getMessage()).contains("first refresh pending");
@@ -91,7 +91,7 @@ class PriceRefreshScheduleTest {
 
   @Test
   void withoutRefreshersTheEmbeddedCatalogIsHealthy() {
-    var book = new CatalogPriceBook(PriceCatalog.embedded(), null);
+    var book = new CatalogPriceBook(PriceCatalog.embedded());
     var schedule = new PriceRefreshSchedule(book, List.of(), Duration.ofHours(24), CLOCK);
     var health = schedule.execute();
     assertThat(health.isHealthy()).isTrue();

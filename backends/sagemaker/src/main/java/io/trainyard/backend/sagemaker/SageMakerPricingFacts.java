@@ -1,0 +1,17 @@
+package io.trainyard.backend.sagemaker;
+
+import io.trainyard.spi.pricing.ManagedService;
+import io.trainyard.spi.pricing.PricingFacts;
+import java.util.List;
+
+/**
+ * SageMaker's training instances are EC2 instances named {@code ml.<type>}. AWS publishes no
+ * surcharge figure (each {@code ml.*} type has its own price, in the catalog where known), so a
+ * type the catalog lacks is estimated from EC2 with the operator's premium.
+ */
+public final class SageMakerPricingFacts implements PricingFacts {
+  @Override
+  public List<ManagedService> managedServices() {
+    return List.of(ManagedService.unpublished("aws", "sagemaker", "ec2", "ml."));
+  }
+}
