@@ -114,7 +114,8 @@ public record AzureMlConfig(
     shortDuration("requestTimeout", requestTimeout);
     shortDuration("logPollInterval", logPollInterval);
     checkSecrets(secrets);
-    checkConnection(this);
+    checkConnection(
+        tenantId, clientId, clientSecret, armEndpoint, authorityHost, storageEndpoint, maxRetries);
   }
 
   private static void checkWorkspace(
@@ -164,22 +165,30 @@ public record AzureMlConfig(
         });
   }
 
-  private static void checkConnection(AzureMlConfig c) {
-    var explicit = new Object[] {c.tenantId, c.clientId, c.clientSecret};
+  // Fields are not assigned yet in a compact constructor: the values come as parameters.
+  private static void checkConnection(
+      String tenantId,
+      String clientId,
+      String clientSecret,
+      String armEndpoint,
+      String authorityHost,
+      String storageEndpoint,
+      int maxRetries) {
+    var explicit = new Object[] {tenantId, clientId, clientSecret};
     var set = java.util.Arrays.stream(explicit).filter(java.util.Objects::nonNull).count();
     if (set != 0 && set != 3) {
       throw new IllegalArgumentException(
           "tenantId, clientId and clientSecret go together (a service principal); leave all"
               + " three out to use the default credential chain");
     }
-    uri("armEndpoint", c.armEndpoint);
-    if (c.authorityHost != null) {
-      uri("authorityHost", c.authorityHost);
+    uri("armEndpoint", armEndpoint);
+    if (authorityHost != null) {
+      uri("authorityHost", authorityHost);
     }
-    if (c.storageEndpoint != null) {
-      uri("storageEndpoint", c.storageEndpoint);
+    if (storageEndpoint != null) {
+      uri("storageEndpoint", storageEndpoint);
     }
-    if (c.maxRetries < 0) {
+    if (maxRetries < 0) {
       throw new IllegalArgumentException("maxRetries must not be negative");
     }
   }

@@ -77,12 +77,27 @@ final class AzureMlErrorTranslator {
     if (e instanceof BackendException b) {
       return b;
     }
-    if (e instanceof ClientAuthenticationException) {
+    if (isCredentialFailure(e)) {
       return new BackendException.Unauthenticated(
           action + ": cannot get an Azure token: " + firstLine(e.getMessage()), e);
     }
     // Connection refused, timeouts, unreadable answers: the same call may work later.
     return new BackendException.Retryable(action + ": " + firstLine(e.getMessage()), e);
+  }
+
+  /**
+   * Whether a token could not be had: azure-identity's {@link ClientAuthenticationException} (and
+   * its CredentialUnavailableException), or MSAL's own exception that azure-core's pipeline hands
+   * up wrapped in an ExecutionException.
+   */
+  private static boolean isCredentialFailure(Throwable e) {
+    for (var t = e; t != null; t = t.getCause()) {
+      if (t instanceof ClientAuthenticationException
+          || t.getClass().getName().startsWith("com.microsoft.aad.msal4j.Msal")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The top code first, then the codes of {@code details} and {@code innererror}. */
