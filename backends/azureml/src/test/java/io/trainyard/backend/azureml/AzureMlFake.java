@@ -42,6 +42,11 @@ public final class AzureMlFake implements AutoCloseable {
   public static final String WORKSPACE = "trainyard-ws";
   public static final String CONTAINER = "azureml";
 
+  // Literals, not the client's constants: a client that drifts from Azure's values must fail here.
+  static final String API_VERSION = "2024-04-01";
+  static final String ARM_SCOPE = "https://management.azure.com/.default";
+  static final String STORAGE_SCOPE = "https://storage.azure.com/.default";
+
   private static final Pattern WORKSPACE_PATH =
       Pattern.compile(
           "/subscriptions/"
@@ -156,7 +161,8 @@ public final class AzureMlFake implements AutoCloseable {
 
   /** Appends to one of a job's log files, e.g. {@code std_log.txt}. */
   public void appendLog(String jobName, String file, String text) {
-    var blob = AzureMlBlobLogs.prefix(jobName) + file;
+    // Where Azure ML writes a command job's output logs in the artifact container.
+    var blob = "ExperimentRun/dcid." + jobName + "/user_logs/" + file;
     var out = blobs.computeIfAbsent(blob, b -> new ByteArrayOutputStream());
     synchronized (out) {
       out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
@@ -299,16 +305,16 @@ public final class AzureMlFake implements AutoCloseable {
       Map<String, Object> body)
       throws IOException {
     var scope = scopeOf(exchange);
-    if (scope == null || !scope.contains(AzureMlArm.SCOPE)) {
+    if (scope == null || !scope.contains(ARM_SCOPE)) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer authorization_uri=\"x\"");
       armError(
           exchange,
           401,
           "InvalidAuthenticationToken",
-          "The access token is invalid or not for " + AzureMlArm.SCOPE);
+          "The access token is invalid or not for " + ARM_SCOPE);
       return;
     }
-    if (!AzureMlArm.API_VERSION.equals(query.get("api-version"))) {
+    if (!API_VERSION.equals(query.get("api-version"))) {
       armError(
           exchange,
           400,
@@ -422,7 +428,7 @@ public final class AzureMlFake implements AutoCloseable {
   private void blob(HttpExchange exchange, String path, Map<String, String> query)
       throws IOException {
     var scope = scopeOf(exchange);
-    if (scope == null || !scope.contains(AzureMlBlobLogs.SCOPE)) {
+    if (scope == null || !scope.contains(STORAGE_SCOPE)) {
       blobError(exchange, 403, "AuthenticationFailed");
       return;
     }

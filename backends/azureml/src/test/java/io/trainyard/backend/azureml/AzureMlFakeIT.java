@@ -120,6 +120,12 @@ class AzureMlFakeIT {
     // Same image, same environment: the second job finds it and does not PUT it again.
     assertThat(envPuts.stream().map(AzureMlFake.Call::path).distinct()).hasSize(1);
     assertThat(envPuts).hasSize(1);
+    var order = fake.calls().stream().map(c -> c.method() + " " + c.path()).toList();
+    var firstEnvPut = order.indexOf("PUT " + first.path());
+    var firstJobPut =
+        order.stream().filter(c -> c.startsWith("PUT ") && c.contains("/jobs/")).findFirst();
+    assertThat(firstJobPut).isPresent();
+    assertThat(firstEnvPut).isLessThan(order.indexOf(firstJobPut.get()));
   }
 
   @Test
@@ -134,7 +140,7 @@ class AzureMlFakeIT {
               assertThat(c.form()).containsEntry("client_id", AzureMlFake.CLIENT_ID);
               assertThat(c.form()).containsEntry("grant_type", "client_credentials");
             })
-        .anySatisfy(c -> assertThat(c.form().get("scope")).contains(AzureMlArm.SCOPE));
+        .anySatisfy(c -> assertThat(c.form().get("scope")).contains(AzureMlFake.ARM_SCOPE));
     // The fake answers 401 to any ARM call without a token it issued for ARM: none was refused.
     assertThat(fake.calls("PUT", "/jobs/")).isNotEmpty();
   }
