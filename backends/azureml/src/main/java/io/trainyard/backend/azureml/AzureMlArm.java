@@ -41,9 +41,31 @@ final class AzureMlArm {
     this.workspaceId = config.workspaceId();
   }
 
-  /** GET of the workspace: cheap, and proves the endpoint, the token and the role assignment. */
-  Map<String, Object> workspace() {
-    return expect("read workspace", call(HttpMethod.GET, workspaceId, null));
+  static final String PROBE_JOB = "trainyard-health-probe";
+  // ARM's answers for a workspace (or its parents) that does not exist, as opposed to a job.
+  private static final java.util.Set<String> MISSING_PARENT =
+      java.util.Set.of(
+          "ResourceNotFound",
+          "ParentResourceNotFound",
+          "ResourceGroupNotFound",
+          "SubscriptionNotFound");
+
+  /**
+   * GET of a job that does not exist: cheap, and proves the endpoint, the token and the role on the
+   * workspace's jobs (what submit needs; the workspace resource itself may not be readable to an
+   * AzureML Data Scientist). A 404 for the job is health; a 404 for the workspace is not.
+   */
+  void probe() {
+    var answer = call(HttpMethod.GET, jobPath(PROBE_JOB), null);
+    if (answer.ok()) {
+      return;
+    }
+    var code = AzureJson.string(AzureJson.object(answer.body(), "error"), "code");
+    if (answer.status() == 404 && !MISSING_PARENT.contains(code)) {
+      return;
+    }
+    throw AzureMlErrorTranslator.fromArm(
+        "read jobs of workspace " + workspaceId, answer.status(), answer.body());
   }
 
   /** The job, or empty when there is none of that name. */

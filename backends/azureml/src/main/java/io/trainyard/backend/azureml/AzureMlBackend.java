@@ -174,11 +174,11 @@ public final class AzureMlBackend implements TrainingBackend {
     }
   }
 
-  /** GET of the workspace: cheap, and proves the credentials, the endpoint and the role. */
+  /** A probe GET of the workspace's jobs: proves the credentials, the endpoint and the role. */
   @Override
   public BackendHealth health() {
     try {
-      arm.workspace();
+      arm.probe();
       return BackendHealth.ok();
     } catch (BackendException e) {
       return BackendHealth.unhealthy(e.getMessage());

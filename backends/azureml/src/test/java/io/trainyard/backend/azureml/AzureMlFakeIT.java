@@ -315,13 +315,18 @@ class AzureMlFakeIT {
   }
 
   @Test
-  void healthReadsTheWorkspaceAndSaysWhyNot() {
-    fake.failNext("GET", "/workspaces/" + AzureMlFake.WORKSPACE, 403, "AuthorizationFailed", "no");
+  void healthProbesTheWorkspacesJobsAndSaysWhyNot() {
+    fake.failNext("GET", "/jobs/trainyard-health-probe", 403, "AuthorizationFailed", "no");
+    var elsewhere =
+        TestJobs.backend(fake, "workspace: other-ws\n"); // a later key replaces the fake's
 
-    var health = backend.health();
+    var refused = backend.health();
+    var missingWorkspace = elsewhere.health();
 
-    assertThat(health.healthy()).isFalse();
-    assertThat(health.message()).contains("AuthorizationFailed");
+    assertThat(refused.healthy()).isFalse();
+    assertThat(refused.message()).contains("AuthorizationFailed");
+    assertThat(missingWorkspace.healthy()).isFalse();
+    assertThat(missingWorkspace.message()).contains("ResourceNotFound");
     assertThat(backend.health().healthy()).isTrue();
   }
 
