@@ -81,13 +81,19 @@ public final class AzureMlBackend implements TrainingBackend {
     return ref(job);
   }
 
-  /** The router's placement; without one (a direct call), the first this backend proposes. */
+  /**
+   * The router's placement; without one (a direct call), or with one this block cannot honour (spot
+   * on a cluster without a low-priority one, after a configuration change), the first this backend
+   * proposes now.
+   */
   private Placement placementFor(BackendJob job) {
     var chosen = job.placement();
+    var spotPossible = config.serverless() || config.lowPriorityCompute() != null;
     if (chosen != null
         && chosen.backendId().equals(id())
         && AzureMlPlacements.SERVICE.equals(chosen.service())
-        && chosen.lines().size() == 1) {
+        && chosen.lines().size() == 1
+        && (!chosen.spot() || spotPossible)) {
       return chosen;
     }
     var proposals = placements.propose(job.spec());

@@ -366,6 +366,21 @@ class AzureMlFakeIT {
     assertThat(fake.jobBody(spotJob.objectName())).doesNotContainKey("queueSettings");
   }
 
+  @Test
+  void aSpotPlacementABlockCanNoLongerHonourRunsOnTheDedicatedCluster() {
+    var spec = TestJobs.spec(TestJobs.FULL_SPEC);
+    var spotFromBefore =
+        backend.placements(spec).placements().stream().filter(p -> p.spot()).findFirst().get();
+    var cluster =
+        TestJobs.backend(fake, "compute: gpu-a100\nvmSizes: [Standard_NC24ads_A100_v4]\n");
+    var job = TestJobs.job(spec, spotFromBefore);
+
+    cluster.submit(job);
+
+    assertThat((String) fake.jobBody(job.objectName()).get("computeId"))
+        .endsWith("/computes/gpu-a100");
+  }
+
   static List<LogLine> read(io.trainyard.spi.LogStream stream) throws InterruptedException {
     var lines = new ArrayList<LogLine>();
     for (var line = stream.next(); line.isPresent(); line = stream.next()) {
