@@ -25,6 +25,7 @@ import java.util.Map;
 public final class AzureMlBackend implements TrainingBackend {
   static final String ATTR_NODES = "nodes";
   static final String ATTR_PROCESSES = "processesPerNode";
+  private static final int LAST_LINE_BYTES = 4096;
 
   private final AzureMlConfig config;
   private final AzureMlArm arm;
@@ -120,9 +121,29 @@ public final class AzureMlBackend implements TrainingBackend {
     return ref(job);
   }
 
+  /** The job's status; a failed job's reason ends with the last line its first process printed. */
   @Override
   public BackendStatus status(ExternalRef ref) {
-    return AzureMlStatuses.of(describe(ref.name()));
+    var status = AzureMlStatuses.of(describe(ref.name()));
+    if (status.phase() != io.trainyard.spi.BackendPhase.FAILED) {
+      return status;
+    }
+    String last;
+    try {
+      last = logs.lastLine(ref.name(), LAST_LINE_BYTES).orElse(null);
+    } catch (BackendException e) {
+      // The logs are a courtesy here: the status stands without them.
+      last = null;
+    }
+    if (last == null) {
+      return status;
+    }
+    return new BackendStatus(
+        status.phase(),
+        status.reason() + "; last line: " + last,
+        status.restarts(),
+        status.startedAt(),
+        status.endedAt());
   }
 
   private Map<String, Object> describe(String name) {

@@ -82,6 +82,32 @@ final class AzureMlBlobLogs {
     return answer.body();
   }
 
+  /**
+   * The last non-blank line of the first process's log ({@code std_log.txt} or {@code
+   * std_log_process_0.txt}) from its last {@code maxBytes}; empty when there is none.
+   */
+  java.util.Optional<String> lastLine(String jobName, int maxBytes) {
+    var prefix = prefix(jobName);
+    var first =
+        list(prefix).stream()
+            .filter(
+                b ->
+                    b.name().equals(prefix + "std_log.txt")
+                        || b.name().equals(prefix + "std_log_process_0.txt"))
+            .findFirst();
+    if (first.isEmpty() || first.get().size() == 0) {
+      return java.util.Optional.empty();
+    }
+    var bytes = read(first.get().name(), Math.max(0, first.get().size() - maxBytes));
+    var lines = new String(bytes, StandardCharsets.UTF_8).split("\\R");
+    for (int i = lines.length - 1; i >= 0; i--) {
+      if (!lines[i].isBlank()) {
+        return java.util.Optional.of(lines[i].strip());
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   private record Raw(int status, byte[] body) {}
 
   private Raw get(String url, String range, String action) {

@@ -184,6 +184,20 @@ class AzureMlFakeIT {
   }
 
   @Test
+  void aFailedJobsReasonEndsWithTheLastLineItPrinted() {
+    var ref = backend.submit(job(false));
+    fake.appendLog(
+        ref.name(),
+        "std_log_process_0.txt",
+        "Traceback (most recent call last):\n  File \"train.py\"\nValueError: bad label 7\n\n");
+    fake.move(ref.name(), "Failed");
+
+    assertThat(backend.status(ref).reason())
+        .startsWith("Azure ML job Failed")
+        .endsWith("; last line: ValueError: bad label 7");
+  }
+
+  @Test
   void cancelPostsCancelAndIsIdempotent() {
     var ref = backend.submit(job(false));
     fake.move(ref.name(), "Running");
