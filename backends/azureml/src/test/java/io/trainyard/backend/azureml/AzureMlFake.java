@@ -93,6 +93,15 @@ public final class AzureMlFake implements AutoCloseable {
     return endpoint() + "/blob";
   }
 
+  /**
+   * A TLS context that trusts the fake's certificate only: for a test that builds the backend the
+   * way the gateway does (through its factory, on the JVM's default context), to set as the default
+   * for as long as it runs.
+   */
+  public static javax.net.ssl.SSLContext clientTls() {
+    return FakeTls.client();
+  }
+
   /** An azure-core HTTP client that trusts the fake's certificate. */
   static JdkAzureHttpClient httpClient() {
     return new JdkAzureHttpClient(
