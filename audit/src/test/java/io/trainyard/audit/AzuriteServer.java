@@ -187,11 +187,11 @@ final class AzuriteServer implements BeforeAllCallback, ParameterResolver {
         Files.createDirectories(cache);
         // Several test JVMs (modules built in parallel) may get here at once: one installs.
         try (var channel =
-                FileChannel.open(
-                    cache.resolve("azurite.lock"),
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-            var ignored = channel.lock()) {
+            FileChannel.open(
+                cache.resolve("azurite.lock"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+          channel.lock(); // released when the channel closes
           if (Files.exists(ready)) {
             return dir;
           }
