@@ -38,16 +38,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * folder is there: the first install takes about 15 s and 190 MB. Without npm on the PATH the tests
  * fail saying so.
  */
-final class AzuriteServer implements BeforeAllCallback, ParameterResolver {
+public final class AzuriteServer implements BeforeAllCallback, ParameterResolver {
   /**
    * The storage emulator's well-known development account and key. They are public constants,
    * published by Microsoft so that every tool can talk to the emulator: "Connect to Azurite with
    * SDKs and tools", section "Use a well-known storage account and key",
    * https://learn.microsoft.com/azure/storage/common/storage-connect-azurite
    */
-  static final String ACCOUNT = "devstoreaccount1";
+  public static final String ACCOUNT = "devstoreaccount1";
 
-  static final String KEY =
+  public static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
   private static final String VERSION = "3.35.0";
@@ -57,7 +57,7 @@ final class AzuriteServer implements BeforeAllCallback, ParameterResolver {
   private String endpoint;
 
   /** The blob endpoint in path style: the account is the first path segment, as on Azurite. */
-  String endpoint() {
+  public String endpoint() {
     return endpoint;
   }
 

@@ -63,8 +63,10 @@ import java.util.regex.Pattern;
  * RS256-signed by the key of {@link #keyJson()}, {@code iss} the service account, {@code aud}
  * https://oauth2.googleapis.com/token, {@code scope} a devstorage scope; else 400 {@code
  * invalid_grant}.
+ *
+ * <p>Public, in the module's test jar, for the gateway's log-archive tests.
  */
-final class FakeGcsServer implements AutoCloseable {
+public final class FakeGcsServer implements AutoCloseable {
   static final String CLIENT_EMAIL = "trainyard-audit@ml-prod.iam.gserviceaccount.com";
   static final String PROJECT = "ml-prod";
   static final String AUDIENCE = "https://oauth2.googleapis.com/token";
@@ -92,7 +94,7 @@ final class FakeGcsServer implements AutoCloseable {
 
   private record StoredObject(String name, String contentType, byte[] data, long generation) {}
 
-  FakeGcsServer() {
+  public FakeGcsServer() {
     try {
       var generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);
@@ -108,12 +110,12 @@ final class FakeGcsServer implements AutoCloseable {
     server.start();
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
   /** The service account's key file, as the Cloud console downloads it, naming this server. */
-  String keyJson() {
+  public String keyJson() {
     return keyJson(keys);
   }
 
