@@ -1,6 +1,5 @@
 package io.trainyard.audit;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -11,10 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
-import java.security.Signature;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +19,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,27 +51,15 @@ import java.util.regex.Pattern;
  *       "reason", "message"}]}}}
  * </ul>
  *
- * <p>Every storage request must carry {@code Authorization: Bearer TOKEN} with a token this server
- * granted for a scope that allows the method (devstorage {@code read_only} for GET and HEAD, {@code
- * read_write} or {@code full_control} for any); otherwise 401. Tokens come from {@code POST
- * /token}, the JWT-bearer grant (RFC 7523) as Google's token endpoint takes it: the assertion
- * RS256-signed by the key of {@link #keyJson()}, {@code iss} the service account, {@code aud}
- * https://oauth2.googleapis.com/token, {@code scope} a devstorage scope; else 400 {@code
- * invalid_grant}.
+ * <p>Every storage request must carry {@code Authorization: Bearer TOKEN} with a token that {@code
+ * POST /token} ({@link FakeGoogleTokens}) granted for a scope that allows the method; otherwise
+ * 401.
  *
  * <p>Public, in the module's test jar, for the gateway's log-archive tests.
  */
 public final class FakeGcsServer implements AutoCloseable {
-  static final String CLIENT_EMAIL = "trainyard-audit@ml-prod.iam.gserviceaccount.com";
-  static final String PROJECT = "ml-prod";
-  static final String AUDIENCE = "https://oauth2.googleapis.com/token";
+  static final String CLIENT_EMAIL = FakeGoogleTokens.CLIENT_EMAIL;
   static final int PAGE = 2;
-
-  private static final String SCOPES = "https://www.googleapis.com/auth/devstorage.";
-  private static final Set<String> READ_SCOPES =
-      Set.of(SCOPES + "read_only", SCOPES + "read_write", SCOPES + "full_control");
-  private static final Set<String> WRITE_SCOPES =
-      Set.of(SCOPES + "read_write", SCOPES + "full_control");
   private static final Pattern OBJECT = Pattern.compile("/storage/v1/b/([^/]+)/o/(.+)");
   private static final Pattern OBJECTS = Pattern.compile("/storage/v1/b/([^/]+)/o");
   private static final Pattern UPLOAD = Pattern.compile("/upload/storage/v1/b/([^/]+)/o");
@@ -84,28 +67,25 @@ public final class FakeGcsServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
-  private final KeyPair keys;
-  private final Map<String, String> scopeOfToken = new ConcurrentHashMap<>();
+  private final FakeGoogleTokens tokens = new FakeGoogleTokens();
   private final Map<String, Map<String, StoredObject>> buckets = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicInteger tokens =
-      new java.util.concurrent.atomic.AtomicInteger();
   private final AtomicLong generations = new AtomicLong(1_700_000_000_000_000L);
-  private final List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
 
   private record StoredObject(String name, String contentType, byte[] data, long generation) {}
 
+  static {
+    // TCP_NODELAY on the JDK's server, read once when its first server starts: without it, small
+    // answers wait on Nagle's algorithm and every jclouds request takes ~100 ms longer.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   public FakeGcsServer() {
     try {
-      var generator = KeyPairGenerator.getInstance("RSA");
-      generator.initialize(2048);
-      keys = generator.generateKeyPair();
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     }
-    server.createContext("/token", exchange -> serve(exchange, this::token));
+    server.createContext("/token", exchange -> serve(exchange, tokens::grant));
     server.createContext("/", exchange -> serve(exchange, this::storage));
     server.start();
   }
@@ -116,49 +96,17 @@ public final class FakeGcsServer implements AutoCloseable {
 
   /** The service account's key file, as the Cloud console downloads it, naming this server. */
   public String keyJson() {
-    return keyJson(keys);
+    return tokens.keyJson(endpoint() + "/token");
   }
 
   /** A key file for the same account with another key, which this server does not know. */
   String otherKeyJson() {
-    try {
-      var generator = KeyPairGenerator.getInstance("RSA");
-      generator.initialize(2048);
-      return keyJson(generator.generateKeyPair());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return tokens.otherKeyJson(endpoint() + "/token");
   }
 
   /** Why token grants were refused, since the last call; clears them. */
   List<String> takeRefusals() {
-    synchronized (refusals) {
-      var taken = List.copyOf(refusals);
-      refusals.clear();
-      return taken;
-    }
-  }
-
-  private String keyJson(KeyPair pair) {
-    var pem =
-        "-----BEGIN PRIVATE KEY-----\n"
-            + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(pair.getPrivate().getEncoded())
-            + "\n-----END PRIVATE KEY-----\n";
-    var key = new LinkedHashMap<String, Object>();
-    key.put("type", "service_account");
-    key.put("project_id", PROJECT);
-    key.put("private_key_id", "5b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e");
-    key.put("private_key", pem);
-    key.put("client_email", CLIENT_EMAIL);
-    key.put("client_id", "104729374628163547284");
-    key.put("auth_uri", "https://accounts.google.com/o/oauth2/auth");
-    key.put("token_uri", endpoint() + "/token");
-    try {
-      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(key);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return tokens.takeRefusals();
   }
 
   private interface Handler {
@@ -175,84 +123,13 @@ public final class FakeGcsServer implements AutoCloseable {
     }
   }
 
-  // --- OAuth 2.0 token endpoint ---
-
-  private void token(HttpExchange exchange) throws IOException {
-    var form = new HashMap<String, String>();
-    var body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-    for (var pair : body.split("&")) {
-      var eq = pair.indexOf('=');
-      if (eq > 0) { // application/x-www-form-urlencoded: here a + is a space
-        form.put(
-            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
-    var problem = checkGrant(form);
-    if (problem != null) {
-      refusals.add(problem);
-      json(exchange, 400, Map.of("error", "invalid_grant", "error_description", problem));
-      return;
-    }
-    var token = "ya29.fake-" + tokens.incrementAndGet();
-    scopeOfToken.put(token, claims(form.get("assertion")).path("scope").asText());
-    json(exchange, 200, Map.of("access_token", token, "expires_in", 3599, "token_type", "Bearer"));
-  }
-
-  /** What is wrong with the grant, or null. */
-  private String checkGrant(Map<String, String> form) {
-    if (!"urn:ietf:params:oauth:grant-type:jwt-bearer".equals(form.get("grant_type"))) {
-      return "grant_type is " + form.get("grant_type");
-    }
-    var parts = form.getOrDefault("assertion", "").split("\\.", -1);
-    if (parts.length != 3) {
-      return "assertion is not a compact JWS";
-    }
-    try {
-      var header = JSON.readTree(Base64.getUrlDecoder().decode(parts[0]));
-      if (!header.path("alg").asText().equals("RS256")) {
-        return "alg is " + header.path("alg").asText();
-      }
-      var verifier = Signature.getInstance("SHA256withRSA");
-      verifier.initVerify(keys.getPublic());
-      verifier.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
-      if (!verifier.verify(Base64.getUrlDecoder().decode(parts[2]))) {
-        return "Invalid JWT Signature.";
-      }
-      var claims = claims(form.get("assertion"));
-      if (!claims.path("iss").asText().equals(CLIENT_EMAIL)) {
-        return "iss is " + claims.path("iss").asText();
-      }
-      if (!claims.path("aud").asText().equals(AUDIENCE)) {
-        return "aud is " + claims.path("aud").asText();
-      }
-      if (!READ_SCOPES.contains(claims.path("scope").asText())) {
-        return "scope is " + claims.path("scope").asText();
-      }
-      long iat = claims.path("iat").asLong();
-      long exp = claims.path("exp").asLong();
-      if (iat <= 0 || exp <= iat || exp - iat > 3600) {
-        return "iat/exp are " + iat + "/" + exp;
-      }
-      return null;
-    } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
-      return "assertion unreadable: " + e;
-    }
-  }
-
-  private static JsonNode claims(String assertion) throws IOException {
-    return JSON.readTree(Base64.getUrlDecoder().decode(assertion.split("\\.")[1]));
-  }
-
   // --- the JSON API ---
 
   private void storage(HttpExchange exchange) throws IOException {
     var method = exchange.getRequestMethod();
     var auth = exchange.getRequestHeaders().getFirst("Authorization");
-    var scope =
-        auth != null && auth.startsWith("Bearer ") ? scopeOfToken.get(auth.substring(7)) : null;
-    var allowed = method.equals("GET") || method.equals("HEAD") ? READ_SCOPES : WRITE_SCOPES;
-    if (scope == null || !allowed.contains(scope)) {
+    var bearer = auth != null && auth.startsWith("Bearer ") ? auth.substring(7) : null;
+    if (!tokens.allows(bearer, method.equals("GET") || method.equals("HEAD"))) {
       error(exchange, 401, "required", "Anonymous caller or token without the scope for " + method);
       return;
     }
@@ -286,7 +163,7 @@ public final class FakeGcsServer implements AutoCloseable {
         error(exchange, 404, "notFound", "The specified bucket does not exist.");
       }
     } else if (path.equals("/storage/v1/b") && method.equals("POST")) {
-      if (!PROJECT.equals(query.get("project"))) {
+      if (!FakeGoogleTokens.PROJECT.equals(query.get("project"))) {
         error(exchange, 400, "invalid", "Invalid project " + query.get("project"));
         return;
       }
