@@ -195,6 +195,10 @@ public final class AzuriteServer implements BeforeAllCallback, ParameterResolver
           if (Files.exists(ready)) {
             return dir;
           }
+          // Holding the lock, no install is under way: staging folders are from killed runs.
+          try (var stale = Files.newDirectoryStream(cache, "azurite-*.staging-*")) {
+            stale.forEach(AzuriteServer::delete);
+          }
           var staging = Files.createTempDirectory(cache, "azurite-" + VERSION + ".staging-");
           Files.write(staging.resolve("package.json"), packageJson);
           Files.write(staging.resolve("package-lock.json"), lock);
