@@ -281,26 +281,24 @@ public final class JcloudsBlobSink implements BlobSink {
     } catch (RuntimeException e) {
       var status = deniedStatus(e);
       if (status != null) {
-        // Neither the message nor a cause: jclouds' messages name the request URI, which holds
-        // the signature when the credential is an Azure SAS token.
         throw new AuditException(
             AuditErrorCode.SINK_ACCESS_DENIED,
             "blob store "
                 + config.provider()
-                + " refused the credentials of "
+                + " denied "
                 + identity
-                + " for container "
+                + " access to container "
                 + config.container()
                 + " ("
                 + status
-                + ")");
+                + "): check the sink's credentials and their permissions",
+            e);
       }
       // jclouds reports HTTP and container errors as assorted runtime exceptions; callers only
-      // need to know that the store said no.
+      // need to know that the store said no. jclouds' messages quote the request line as it was
+      // before signing, so neither they nor this one carry a credential.
       throw new AuditException(
-          AuditErrorCode.SINK_UNAVAILABLE,
-          "blob store " + config.provider() + ": " + withoutSignature(e.toString()),
-          e);
+          AuditErrorCode.SINK_UNAVAILABLE, "blob store " + config.provider() + ": " + e, e);
     }
   }
 
@@ -325,10 +323,5 @@ public final class JcloudsBlobSink implements BlobSink {
 
   private static String nullToEmpty(String text) {
     return text == null ? "" : text;
-  }
-
-  /** An Azure SAS token's signature in a request URI, as jclouds puts it into messages. */
-  private static String withoutSignature(String message) {
-    return message.replaceAll("(?i)([?&]sig=)[^&\\s]+", "$1REDACTED");
   }
 }

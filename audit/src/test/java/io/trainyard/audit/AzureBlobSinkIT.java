@@ -49,8 +49,8 @@ class AzureBlobSinkIT extends BlobSinkContract {
   }
 
   @Test
-  void aSasTokenTheStoreRefusesIsNotInTheMessage() {
-    // jclouds sends a SAS credential in each request's query string, which its messages quote.
+  void aSasTokenTheStoreRefusesIsNotInTheErrorOrItsCauses() {
+    // jclouds sends a SAS credential in each request's query string.
     var signature = "c2lnbmF0dXJlLXRoYXQtYXp1cml0ZS1yZWZ1c2Vz";
     var sas =
         "sv=2020-08-04&ss=b&srt=sco&sp=rwdlac&se=2030-01-01T00:00:00Z&spr=http&sig=" + signature;
@@ -62,8 +62,9 @@ class AzureBlobSinkIT extends BlobSinkContract {
             AuditException.class,
             e -> {
               assertThat(e.code()).isEqualTo(AuditErrorCode.SINK_ACCESS_DENIED);
-              assertThat(e.getMessage()).doesNotContain(signature);
-              assertThat(e.getCause()).isNull();
+              for (Throwable t = e; t != null; t = t.getCause()) {
+                assertThat(String.valueOf(t.getMessage())).doesNotContain(signature);
+              }
             });
   }
 }

@@ -61,7 +61,8 @@ class GcsBlobSinkIT extends BlobSinkContract {
 
   @Override
   Stream<String> secrets() {
-    return Stream.of(firstKeyLine(key), firstKeyLine(otherKey), "PRIVATE KEY");
+    // And no JWT (a signed grant assertion or a token starts with the base64 of '{"'): "eyJ".
+    return Stream.of(firstKeyLine(key), firstKeyLine(otherKey), "PRIVATE KEY", "eyJ");
   }
 
   @Test
