@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@code src/test/resources/azurite/package.json} and its {@code package-lock.json}. It is
  * installed once per machine with {@code npm ci} into {@code ~/.cache/trainyard/azurite-<version>-
  * <lock hash>} ({@code $XDG_CACHE_HOME} if set), never into the source tree, and reused while that
- * folder is there: the first install takes about 15 s and 190 MB. Without npm on the PATH the tests
- * fail saying so.
+ * folder is there: the first install takes 15 to 45 s (machine load) and 190 MB. Without npm on the
+ * PATH the tests fail saying so.
  */
 public final class AzuriteServer implements BeforeAllCallback, ParameterResolver {
   /**
