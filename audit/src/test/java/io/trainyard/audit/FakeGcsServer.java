@@ -37,7 +37,10 @@ import java.util.regex.Pattern;
  *   <li>{@code POST /upload/storage/v1/b/BUCKET/o?uploadType=multipart} (objects/insert): a
  *       two-part body, the object's metadata as JSON ({@code name, contentType, ...}) and then its
  *       data; {@code uploadType=media} takes the data alone with {@code name} in the query. An
- *       insert replaces an object of the same name with a new {@code generation}
+ *       insert replaces an object of the same name with a new {@code generation}. Google documents
+ *       {@code multipart/related}; jclouds 2.7.0 sends {@code multipart/form-data} (its
+ *       MultipartUploadBinder sets the related type on a copy of the request that it drops), which
+ *       Google's servers evidently take, so the stub takes any {@code multipart/*} with a boundary
  *   <li>{@code GET /storage/v1/b/BUCKET/o/OBJECT} (objects/get): the object resource, {@code kind,
  *       id, selfLink, mediaLink, name, bucket, generation, metageneration, contentType,
  *       storageClass, size, md5Hash, crc32c, etag, timeCreated, updated}; with {@code alt=media}
