@@ -217,7 +217,7 @@ public final class VertexBackend implements TrainingBackend {
         task,
         query.since(),
         query.follow(),
-        () -> endedAt(ref),
+        () -> endedAt(resource),
         t -> VertexWorkerPools.replicaOf(pools, t).orElse(t),
         clock);
   }
@@ -233,16 +233,23 @@ public final class VertexBackend implements TrainingBackend {
     return Optional.empty();
   }
 
-  /** When the job ended; null while it runs. A job that is gone ended long ago. */
-  private Instant endedAt(ExternalRef ref) {
+  /**
+   * When the job ended; null while it runs. A job that is gone ended long ago. Asked by resource
+   * name, so a followed stream never looks its job up by display name again.
+   */
+  private Instant endedAt(String resource) {
     try {
-      var status = status(ref);
+      var status = VertexStatuses.of(client.getCustomJob(resource));
       if (!status.phase().isTerminal()) {
         return null;
       }
       return status.endedAt() != null ? status.endedAt() : clock.instant();
-    } catch (BackendException.NotFound e) {
-      return Instant.EPOCH;
+    } catch (ApiException e) {
+      var error = VertexErrorTranslator.translate(e, "get custom job " + resource);
+      if (error instanceof BackendException.NotFound) {
+        return Instant.EPOCH;
+      }
+      throw error;
     }
   }
 

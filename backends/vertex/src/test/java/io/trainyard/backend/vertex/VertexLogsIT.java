@@ -128,6 +128,21 @@ class VertexLogsIT {
   }
 
   @Test
+  void aBareReferenceFindsItsJobByNameAndNamesReplicasAsVertexDoes() throws Exception {
+    var ref = runningJob();
+    logs.writeText(jobId(ref), "workerpool1-0", at(1), "hello");
+    var bare = new ExternalRef(ref.backendId(), ref.name(), java.util.Map.of());
+
+    var lines = readAll(backend.logs(bare, new LogQuery("workerpool1-0", null, false)));
+
+    assertThat(lines)
+        .extracting(LogLine::replica, LogLine::text)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("workerpool1-0", "hello"));
+    assertThatThrownBy(() -> backend.logs(bare, new LogQuery("worker-0", null, false)))
+        .isInstanceOf(BackendException.NotFound.class);
+  }
+
+  @Test
   void readsPageAfterPage() throws Exception {
     var ref = runningJob();
     for (int i = 0; i < 2500; i++) {
@@ -308,14 +323,22 @@ class VertexLogsIT {
         .hasMessageContaining("roles/logging.viewer");
   }
 
-  /** Waits for a list call whose filter satisfies {@code test}; its index among all calls. */
+  /**
+   * Waits for a list call, from index {@code from} on, whose filter satisfies {@code test}; its
+   * index among all calls. Polls come every 20 ms, so 1000 calls without one is a failure.
+   */
   private int awaitCallWith(int from, java.util.function.Predicate<String> test) throws Exception {
-    for (int seen = from; ; seen++) {
+    for (int seen = from; seen < from + 1000; seen++) {
       logs.awaitCalls(seen + 1);
       if (test.test(logs.received().get(seen).getFilter())) {
         return seen;
       }
     }
+    throw new AssertionError("no call of 1000 asked as expected; the last: " + lastFilter());
+  }
+
+  private String lastFilter() {
+    return logs.received().get(logs.calls() - 1).getFilter();
   }
 
   private static int clauses(String filter, ExternalRef job) {
