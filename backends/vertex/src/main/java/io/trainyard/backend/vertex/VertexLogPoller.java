@@ -106,11 +106,6 @@ final class VertexLogPoller implements AutoCloseable {
     return follower;
   }
 
-  /** The number of followers polled for; for the health of tests and metrics. */
-  int followers() {
-    return followers.size();
-  }
-
   /** One poll for every follower; runs on the poller's thread and never throws. */
   void poll() {
     try {
@@ -223,7 +218,7 @@ final class VertexLogPoller implements AutoCloseable {
   }
 
   /** Clauses grouped so that each group's filter stays within the API's length limit. */
-  private static List<List<String>> batches(List<String> clauses) {
+  static List<List<String>> batches(List<String> clauses) {
     var batches = new ArrayList<List<String>>();
     var batch = new ArrayList<String>();
     for (var clause : clauses) {
