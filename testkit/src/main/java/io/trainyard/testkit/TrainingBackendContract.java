@@ -103,6 +103,14 @@ public abstract class TrainingBackendContract {
   protected abstract void finish(ExternalRef ref);
 
   /**
+   * Returns once the backend follows the attempt just submitted, for a backend that learns of
+   * changes asynchronously and could otherwise miss the kit's next out-of-band step (an informer
+   * whose watch is not up yet). Default: nothing to wait for. It may move the attempt on as its
+   * platform would (e.g. to running) while it waits.
+   */
+  protected void awaitFollowed(ExternalRef ref) {}
+
+  /**
    * Why this backend genuinely cannot take part in {@code point}, or empty (the default) to run it.
    * The point's tests are then reported as skipped with this reason, never silently passed. Prefer
    * making every point run: a reason here is a gap a reviewer will ask about.
@@ -414,6 +422,7 @@ public abstract class TrainingBackendContract {
     var ref = call("submit", () -> backend().submit(job));
     assertThat(ref).as("submit's reference").isNotNull();
     submitted.add(ref);
+    awaitFollowed(ref);
     return ref;
   }
 

@@ -100,6 +100,15 @@ public abstract class KubernetesBackendContract extends TrainingBackendContract 
         .create();
   }
 
+  /**
+   * The fake operator starts the job, until the backend's informer shows it: from then on its watch
+   * is up and sees what the kit does next (a cancel's delete, an out-of-band one).
+   */
+  @Override
+  protected void awaitFollowed(ExternalRef ref) {
+    awaitSeenRunning(ref);
+  }
+
   /** Runs the job (so the backend has seen it live), then deletes it as {@code kubectl} would. */
   @Override
   protected void deleteOutOfBand(ExternalRef ref) {
