@@ -116,20 +116,38 @@ public final class VertexBackend implements TrainingBackend {
     return proposals.placements().get(0);
   }
 
-  /** The attempt's custom job if one was created before, checked against the spec hash. */
+  /**
+   * The attempt's custom job if one was created before, checked against the spec hash. Looked up by
+   * display name, the attempt's object name: a custom job of that name made for another job is
+   * refused rather than joined by a second one, which a lookup by display name could later mistake
+   * for ours.
+   */
   private CustomJob existing(BackendJob job) {
     var request =
         ListCustomJobsRequest.newBuilder()
             .setParent(config.parent())
-            .setFilter(VertexLabels.filter(job))
+            .setFilter("display_name=\"" + job.objectName() + "\"")
             .build();
     var hash = VertexLabels.value(job.specHash());
     var others = new ArrayList<String>();
     for (var candidate : client.listCustomJobs(request).iterateAll()) {
+      if (!candidate.getDisplayName().equals(job.objectName())) {
+        continue; // the server's filter should have left it out; never adopt on its word alone
+      }
       var labels = candidate.getLabelsMap();
       if (!VertexLabels.value(job.jobId()).equals(labels.get(VertexLabels.JOB_ID))
           || !Integer.toString(job.attempt()).equals(labels.get(VertexLabels.ATTEMPT))) {
-        continue; // the server's filter should have left it out; never adopt on its word alone
+        throw new BackendException.Rejected(
+            "custom job "
+                + candidate.getName()
+                + " is named "
+                + job.objectName()
+                + " but is not job "
+                + job.jobId()
+                + "'s (job-id "
+                + labels.get(VertexLabels.JOB_ID)
+                + "); not adopted",
+            null);
       }
       if (hash.equals(labels.get(VertexLabels.SPEC_HASH))) {
         return candidate;

@@ -96,12 +96,7 @@ class VertexBackendIT {
         .hasSize(1);
     assertThat(vertex.received(ListCustomJobsRequest.class))
         .anySatisfy(
-            r ->
-                assertThat(r.getFilter())
-                    .isEqualTo(
-                        "labels.trainyard-job-id=\""
-                            + job.jobId()
-                            + "\" AND labels.trainyard-attempt=\"1\""));
+            r -> assertThat(r.getFilter()).isEqualTo("display_name=\"" + job.objectName() + "\""));
   }
 
   @Test
