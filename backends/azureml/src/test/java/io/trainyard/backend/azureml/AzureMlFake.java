@@ -144,6 +144,13 @@ public final class AzureMlFake implements AutoCloseable {
         .add(new Fault(method, pathPart, status, code, message));
   }
 
+  private volatile boolean cancelsOnTheirOwn;
+
+  /** From now on a cancelled job reaches {@code Canceled} at once, as it would in a while. */
+  public void cancelOnTheirOwn() {
+    cancelsOnTheirOwn = true;
+  }
+
   /** Moves a job's {@code properties.status} on, as Azure ML would. */
   public void move(String name, String status) {
     var job = jobs.get(name);
@@ -429,7 +436,8 @@ public final class AzureMlFake implements AutoCloseable {
           exchange, 400, "UserError", "Cannot cancel job " + name + " in status " + status + ".");
       return;
     }
-    move(name, "CancelRequested");
+    // Azure ML stops the job's nodes, then says Canceled; tests that watch the stop step it.
+    move(name, cancelsOnTheirOwn ? "Canceled" : "CancelRequested");
     exchange.getResponseHeaders().set("Location", endpoint() + "/operationResults/cancel-" + name);
     exchange.sendResponseHeaders(202, -1);
   }
