@@ -6,8 +6,6 @@ import io.trainyard.spi.spec.RoleSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -83,12 +81,7 @@ final class AzureMlSpecChecks {
     }
     var first = roles.get(0);
     for (var role : roles.subList(1, roles.size())) {
-      var differs = new ArrayList<String>();
-      differ(first, role, RoleSpec::image, "image", differs);
-      differ(first, role, RoleSpec::command, "command", differs);
-      differ(first, role, RoleSpec::args, "args", differs);
-      differ(first, role, RoleSpec::env, "env", differs);
-      differ(first, role, RoleSpec::secretEnv, "secretEnv", differs);
+      var differs = first.containerDifferences(role);
       if (!differs.isEmpty()) {
         reasons.add(
             "an Azure ML command job runs one command and environment on every node, but roles "
@@ -98,13 +91,6 @@ final class AzureMlSpecChecks {
                 + " differ in "
                 + String.join(", ", differs));
       }
-    }
-  }
-
-  private static void differ(
-      RoleSpec a, RoleSpec b, Function<RoleSpec, Object> field, String name, List<String> out) {
-    if (!Objects.equals(field.apply(a), field.apply(b))) {
-      out.add(name);
     }
   }
 
