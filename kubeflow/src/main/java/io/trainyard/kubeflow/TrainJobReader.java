@@ -368,6 +368,13 @@ public final class TrainJobReader {
   }
 
   private static Integer processes(JsonNode node, String path, NodeReader nodes) {
+    // An IntOrString (v2.1): "4" is the number 4.
+    if (node != null && node.isTextual() && node.textValue().matches("[0-9]{1,6}")) {
+      return nodes.integer(
+          com.fasterxml.jackson.databind.node.IntNode.valueOf(Integer.parseInt(node.textValue())),
+          path,
+          1);
+    }
     if (node != null && node.isTextual()) {
       nodes
           .findings()

@@ -121,8 +121,12 @@ public final class TrainJobWriter {
    * {@link #unsupported(JobSpec)} on a cluster whose Trainer reads pod patches at {@code field}.
    */
   public static List<FieldError> unsupported(JobSpec spec, String podPatches) {
-    var result = new java.util.ArrayList<>(TrainJobLimits.of(spec));
     var style = TrainJobPodPatches.Style.of(podPatches);
+    var result = new java.util.ArrayList<>(TrainJobLimits.of(spec));
+    if (style == TrainJobPodPatches.Style.RUNTIME_PATCHES) {
+      // Trainer v2.2 (the runtimePatches release, commit 466c97a8) added activeDeadlineSeconds.
+      result.removeIf(e -> e.field().equals("spec.maxRuntime"));
+    }
     var kept = kept(spec).get("podTemplateOverrides");
     if (kept instanceof List<?> list) {
       result.addAll(
@@ -203,6 +207,9 @@ public final class TrainJobWriter {
     var written = TrainJobPodPatches.write(patches, style, jobSet);
     if (!written.isEmpty()) {
       body.set(style.field(), written);
+    }
+    if (style == TrainJobPodPatches.Style.RUNTIME_PATCHES) {
+      spec.maxRuntimeDuration().ifPresent(d -> body.put("activeDeadlineSeconds", d.toSeconds()));
     }
     if (kept.get("managedBy") instanceof String managedBy) {
       body.put("managedBy", managedBy);

@@ -451,6 +451,28 @@ class TrainJobReaderTest {
   }
 
   @Test
+  void aDeadlineGoesBackToATrainerTwoPointTwoClusterOnly() {
+    var job = reader.read(yaml(MULTI_NODE + "  activeDeadlineSeconds: 7200\n")).job();
+    assertThat(TrainJobWriter.unsupported(job.spec(), "podTemplateOverrides"))
+        .extracting(e -> e.field())
+        .containsExactly("spec.maxRuntime");
+    var written =
+        writer.write(
+            job,
+            new TrainJobWriter.Options(
+                null, null, null, "torch-distributed", null, "runtimePatches"));
+    assertThat(written.at("/spec/activeDeadlineSeconds").asLong()).isEqualTo(7200);
+    assertSameTree(tree(reader.read(written).job()), tree(job));
+  }
+
+  @Test
+  void aProcessCountWrittenAsAStringIsANumber() {
+    var job =
+        reader.read(yaml(MULTI_NODE.replace("numProcPerNode: 2", "numProcPerNode: \"4\""))).job();
+    assertThat(job.spec().processesPerReplica()).isEqualTo(4);
+  }
+
+  @Test
   void aDeadlineFromTrainerTwoPointTwoIsTheMaxRuntime() {
     var spec = reader.read(yaml(MULTI_NODE + "  activeDeadlineSeconds: 7200\n")).job().spec();
     assertThat(spec.maxRuntime()).isEqualTo("7200s");
