@@ -208,6 +208,11 @@ final class TrainJobPodPatches {
         continue;
       }
       nodes.onlyKnown(job, jp, Set.of("name", "template"), Map.of(), "a replicated job patch");
+      var name = nodes.text(job.get("name"), at(jp, "name"));
+      if (name == null || name.isBlank()) {
+        nodes.findings().refuse(at(jp, "name"), "is required: a runtime's job");
+        continue;
+      }
       var jobTemplate = nodes.object(job.get("template"), at(jp, "template"));
       if (jobTemplate == null) {
         continue;
@@ -234,7 +239,7 @@ final class TrainJobPodPatches {
       var pp = at(at(tp, "spec"), "template");
       nodes.onlyKnown(pod, pp, Set.of("metadata", "spec"), Map.of(), "a pod template patch");
       var targets = JsonNodeFactory.instance.arrayNode();
-      targets.addObject().set("name", job.get("name"));
+      targets.addObject().put("name", name);
       add(
           targets,
           at(jp, "name"),
@@ -262,12 +267,15 @@ final class TrainJobPodPatches {
     } else {
       for (int i = 0; i < targetJobs.size(); i++) {
         var t = targetJobs.get(i);
-        var name =
-            t.isObject()
-                ? nodes.text(t.get("name"), at(at(targetsPath, i), "name"))
-                : nodes.text(t, targetsPath);
+        if (!t.isObject()) {
+          nodes
+              .findings()
+              .refuse(at(targetsPath, i), "must be {name: <one of the runtime's jobs>}");
+          continue;
+        }
+        var name = nodes.text(t.get("name"), at(at(targetsPath, i), "name"));
         if (name == null || name.isBlank()) {
-          nodes.findings().refuse(targetsPath, "must name at least one of the runtime's jobs");
+          nodes.findings().refuse(at(at(targetsPath, i), "name"), "is required: a runtime's job");
         } else {
           targets.addObject().put("name", name);
         }

@@ -381,6 +381,8 @@ class TrainJobReaderTest {
           `managedBy: example.com/controller` | spec.managedBy | must be trainer.kubeflow.org/trainjob-controller or kueue.x-k8s.io/multikueue
           `podTemplateOverrides: [{targetJobs: [{name: node}], spec: {priorityClassName: high}}]` | spec.podTemplateOverrides[0].spec.priorityClassName | is not a field of a TrainJob's pod patch
           `podTemplateOverrides: [{spec: {nodeSelector: {a: b}}}]` | spec.podTemplateOverrides[0].targetJobs | must name at least one of the runtime's jobs
+          `podTemplateOverrides: [{targetJobs: [node], spec: {nodeSelector: {a: b}}}]` | spec.podTemplateOverrides[0].targetJobs[0] | must be {name: <one of the runtime's jobs>}
+          `runtimePatches: [{manager: m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{template: {}}]}}}}]` | spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name | is required
           `podTemplateOverrides: [{targetJobs: [{name: node}], spec: {containers: [{name: node, image: x}]}}]` | spec.podTemplateOverrides[0].spec.containers[0].image | is not a field of a container patch
           `podSpecOverrides: [{targetJobs: [{name: node}], affinity: {}}]` | spec.podSpecOverrides[0].affinity | is not a field of a podSpecOverride
           `runtimePatches: [{manager: m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {metadata: {labels: {a: b}}}}]}}}}]` | spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.metadata | the Job's own labels
