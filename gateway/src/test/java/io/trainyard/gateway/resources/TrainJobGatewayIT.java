@@ -94,6 +94,7 @@ class TrainJobGatewayIT {
   private static GatewayClient client;
   private static String llm;
   private static String vision;
+  private static String tabular;
 
   @BeforeAll
   static void connect() {
@@ -101,6 +102,7 @@ class TrainJobGatewayIT {
     var issuer = DevIssuer.loadOrCreate(DIR, AuthConfig.DEV_ISSUER);
     llm = issuer.mint("lee", Set.of("llm"), Set.of("trainer"), Duration.ofHours(1));
     vision = issuer.mint("vic", Set.of("vision"), Set.of("trainer"), Duration.ofHours(1));
+    tabular = issuer.mint("tao", Set.of("tabular"), Set.of("trainer"), Duration.ofHours(1));
   }
 
   @AfterAll
@@ -171,11 +173,26 @@ class TrainJobGatewayIT {
   void whatOnlyTrainerCanRunIsRefusedOnAV1ClusterNamingTheField() {
     var answer = client.post("/v1/quotes", vision, "application/yaml", SITE_RUNTIME_JOB);
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    assertThat(answer.json().get("chosen").isNull() || !answer.json().has("chosen")).isTrue();
+    assertThat(answer.json().path("chosen").isTextual()).isFalse();
     assertThat(answer.body()).contains("spec.kubernetes.trainJob.initializer");
     var submitted = client.post("/v1/jobs", vision, "application/yaml", SITE_RUNTIME_JOB);
     assertThat(submitted.status()).as(submitted.body()).isEqualTo(422);
     assertThat(submitted.json().get("code").asText()).isEqualTo("NO_OFFER");
+  }
+
+  @Test
+  void theLocalBackendRunsTheEquivalentSpecAndRejectsWhatOnlyTrainerHas() {
+    var plain = client.post("/v1/quotes", tabular, "application/yaml", PLAIN_JOB);
+    assertThat(plain.status()).as(plain.body()).isEqualTo(200);
+    assertThat(plain.json().get("chosen").asText()).isEqualTo("local");
+
+    var trainerOnly = client.post("/v1/quotes", tabular, "application/yaml", SITE_RUNTIME_JOB);
+    assertThat(trainerOnly.status()).as(trainerOnly.body()).isEqualTo(200);
+    assertThat(trainerOnly.json().path("chosen").isTextual()).isFalse();
+    assertThat(trainerOnly.body())
+        .contains(
+            "spec.kubernetes.trainJob carries the TrainJob's initializer, podTemplateOverrides,"
+                + " which only a Kubeflow Trainer cluster (flavor trainer-v2) can honour");
   }
 
   private static JsonNode tree(Object resource) throws IOException {
@@ -204,7 +221,10 @@ class TrainJobGatewayIT {
         teams:
           llm: {backends: [k8s-trainer], namespaces: {k8s-trainer: llm-jobs}}
           vision: {backends: [k8s-v1], namespaces: {k8s-v1: vision-jobs}}
+          tabular: {backends: [local]}
         backends:
+          - type: local
+            id: local
           - type: kubernetes
             id: k8s-trainer
             region: us-east-1
