@@ -99,6 +99,17 @@ public final class JobSpecValidator {
     secretEnv("spec.secretEnv", spec.secretEnv(), spec.env().keySet(), errors);
     if (spec.kubernetes() != null) {
       scheduling(spec.kubernetes().scheduling(), errors);
+      spec.kubernetes().trainJob().keySet().stream()
+          .filter(k -> !KubernetesOptions.TRAIN_JOB_FIELDS.contains(k))
+          .forEach(
+              k ->
+                  errors.add(
+                      new FieldError(
+                          "spec.kubernetes.trainJob." + k,
+                          "is not a TrainJob field Trainyard carries; one of "
+                              + String.join(
+                                  ", ",
+                                  new java.util.TreeSet<>(KubernetesOptions.TRAIN_JOB_FIELDS)))));
     }
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
     atMost(
@@ -145,6 +156,12 @@ public final class JobSpecValidator {
                     new FieldError(
                         at + ".kubernetes.scheduling",
                         "is job-wide: set spec.kubernetes.scheduling instead"));
+              }
+              if (o.kubernetes() != null && !o.kubernetes().trainJob().isEmpty()) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.trainJob",
+                        "is job-wide: set spec.kubernetes.trainJob instead"));
               }
             });
   }

@@ -27,20 +27,55 @@ import java.util.Map;
  * <p>In a role's override the podTemplate's top-level keys replace the defaults' keys of the same
  * name (a shallow merge), so a role can differ in {@code tolerations} alone.
  *
+ * <p>{@code trainJob} holds, as the document's own trees, the parts of a Kubeflow Trainer {@code
+ * TrainJob} ({@code trainer.kubeflow.org/v1alpha1}) that the spec has no field for, so that a
+ * cluster running Kubeflow Trainer renders them back: keys named as the TrainJob's {@code spec}
+ * fields ({@link #TRAIN_JOB_FIELDS}). {@code runtimeRef} only says which runtime to run on (the
+ * spec's framework already says what runs); every other key can be honoured by a Kubeflow Trainer
+ * cluster only, and any other backend rejects the job with that reason.
+ *
  * @param podTemplate the pod-template fields above; never null
  * @param scheduling gang scheduling; job-wide, so only meaningful at {@code spec.kubernetes}
+ * @param trainJob TrainJob parts (see above); never null; job-wide, so only at {@code
+ *     spec.kubernetes}
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
-  public static final KubernetesOptions NONE = new KubernetesOptions(null, null);
+public record KubernetesOptions(
+    Map<String, Object> podTemplate, Scheduling scheduling, Map<String, Object> trainJob) {
+  public static final KubernetesOptions NONE = new KubernetesOptions(null, null, null);
+
+  /** The TrainJob {@code spec} fields {@code trainJob} may hold. */
+  public static final java.util.Set<String> TRAIN_JOB_FIELDS =
+      java.util.Set.of(
+          "runtimeRef",
+          "initializer",
+          "labels",
+          "annotations",
+          "managedBy",
+          "podTemplateOverrides");
 
   public KubernetesOptions {
     podTemplate = podTemplate == null ? Map.of() : copy(podTemplate);
+    trainJob = trainJob == null ? Map.of() : copy(trainJob);
+  }
+
+  /** Pod-template fields and gang scheduling. */
+  public KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
+    this(podTemplate, scheduling, null);
   }
 
   /** Pod-template fields only. */
   public KubernetesOptions(Map<String, Object> podTemplate) {
-    this(podTemplate, null);
+    this(podTemplate, null, null);
+  }
+
+  /**
+   * The {@code trainJob} keys that only a Kubeflow Trainer cluster can honour (all but {@code
+   * runtimeRef}), in the document's order.
+   */
+  @JsonIgnore
+  public java.util.List<String> trainerOnlyFields() {
+    return trainJob.keySet().stream().filter(k -> !k.equals("runtimeRef")).toList();
   }
 
   private static Map<String, Object> copy(Map<String, Object> tree) {
@@ -50,7 +85,9 @@ public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling sche
 
   @JsonIgnore
   public boolean isEmpty() {
-    return podTemplate.isEmpty() && (scheduling == null || scheduling.isEmpty());
+    return podTemplate.isEmpty()
+        && (scheduling == null || scheduling.isEmpty())
+        && trainerOnlyFields().isEmpty();
   }
 
   /** These options over {@code defaults}: top-level podTemplate keys replace the defaults' keys. */
@@ -60,6 +97,9 @@ public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling sche
     }
     var merged = new LinkedHashMap<>(defaults.podTemplate);
     merged.putAll(podTemplate);
-    return new KubernetesOptions(merged, scheduling != null ? scheduling : defaults.scheduling);
+    return new KubernetesOptions(
+        merged,
+        scheduling != null ? scheduling : defaults.scheduling,
+        trainJob.isEmpty() ? defaults.trainJob : trainJob);
   }
 }

@@ -36,6 +36,7 @@ final class TextFieldsValidator {
             });
     if (spec.kubernetes() != null) {
       tree("spec.kubernetes.podTemplate", spec.kubernetes().podTemplate(), errors);
+      tree("spec.kubernetes.trainJob", spec.kubernetes().trainJob(), errors);
       var s = spec.kubernetes().scheduling();
       if (s != null) {
         line("spec.kubernetes.scheduling.queue", s.queue(), errors);

@@ -132,7 +132,8 @@ final class KubeflowJobRenderer {
             namespace(job),
             labels(job),
             cluster.trainerRuntime(),
-            pods.get(first));
+            pods.get(first),
+            cluster.effectivePodPatches());
     return new TrainJobWriter().write(spec, options);
   }
 
