@@ -6,6 +6,7 @@ import jakarta.ws.rs.core.Response;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import org.slf4j.Logger;
@@ -52,15 +53,28 @@ final class DatabaseOutage {
   }
 
   static boolean isCause(Throwable error) {
-    int depth = 0;
+    return isCause(error, 0);
+  }
+
+  /**
+   * Through causes and suppressed exceptions: a rollback or close that failed on the broken
+   * connection may be what is thrown, with the driver's words attached as suppressed.
+   */
+  private static boolean isCause(Throwable error, int depth) {
     for (var t = error; t != null && depth < 20; t = t.getCause(), depth++) {
       if (t instanceof SQLTransientConnectionException
           || t instanceof SQLNonTransientConnectionException
+          || t instanceof SQLRecoverableException
           || t instanceof ConnectException) {
         return true;
       }
       if (t instanceof SQLException sql && isOutageState(sql.getSQLState())) {
         return true;
+      }
+      for (var suppressed : t.getSuppressed()) {
+        if (isCause(suppressed, depth + 1)) {
+          return true;
+        }
       }
       if (t.getCause() == t) {
         break;

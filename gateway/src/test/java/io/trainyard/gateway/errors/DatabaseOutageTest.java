@@ -37,6 +37,22 @@ class DatabaseOutageTest {
   }
 
   @Test
+  void anOutageBehindAFailedRollbackOrCloseIsStillAnOutage() {
+    // What JDBI throws when the handle cannot be closed cleanly, the driver's error suppressed.
+    var close = new IllegalStateException("Improper transaction handling detected");
+    close.addSuppressed(
+        new SQLException("An I/O error occurred while sending to the backend", "08006"));
+    assertThat(DatabaseOutage.isCause(close)).isTrue();
+    assertThat(
+            DatabaseOutage.isCause(
+                new RuntimeException(new java.sql.SQLRecoverableException("lost"))))
+        .isTrue();
+    var unrelated = new IllegalStateException("a bug");
+    unrelated.addSuppressed(new SQLException("duplicate key", "23505"));
+    assertThat(DatabaseOutage.isCause(unrelated)).isFalse();
+  }
+
+  @Test
   void otherDatabaseErrorsStayInternal() {
     var unique = new SQLException("duplicate key", "23505");
     assertThat(DatabaseOutage.isCause(new RuntimeException(unique))).isFalse();

@@ -8,6 +8,7 @@ import io.trainyard.gateway.testing.TestDatabase;
 import io.trainyard.gateway.testing.cluster.GatewayCluster;
 import io.trainyard.gateway.testing.cluster.TestIssuer;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -97,7 +98,11 @@ class PostgresOutageIT {
             .put("chainVerified", chain)
             .publish();
 
-        assertThat(otherFailures).as("every failed answer is a 503 in the error shape").isEmpty();
+        assertThat(otherFailures)
+            .as(
+                "every failed answer is a 503 in the error shape; the gateway logged:\n%s",
+                whatTheGatewayLogged(cluster.node(0).log(), otherFailures))
+            .isEmpty();
         assertThat(load.answered503.get()).isPositive();
         assertThat(load.connectionErrors.get()).as("the gateway stays up").isZero();
         assertThat(jobRows).isEqualTo(keys.size());
@@ -143,6 +148,33 @@ class PostgresOutageIT {
    * acknowledged), one lists jobs. Every answer that is not a success is checked for the error
    * shape.
    */
+
+  /** The gateway's log from each bad answer's request id on: its stack trace says what broke. */
+  private static String whatTheGatewayLogged(Path log, List<String> badAnswers) {
+    try {
+      var lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+      var out = new StringBuilder();
+      for (var answer : badAnswers) {
+        var id =
+            java.util.regex.Pattern.compile("\"requestId\":\"([0-9a-f-]{36})\"").matcher(answer);
+        if (!id.find()) {
+          continue;
+        }
+        for (int i = 0; i < lines.size(); i++) {
+          if (lines.get(i).contains(id.group(1))) {
+            lines
+                .subList(i, Math.min(lines.size(), i + 40))
+                .forEach(l -> out.append(l).append('\n'));
+            break;
+          }
+        }
+      }
+      return out.length() == 0 ? "(no line names the request ids)" : out.toString();
+    } catch (java.io.IOException e) {
+      return "(log unreadable: " + e + ")";
+    }
+  }
+
   private static final class Load {
     private final GatewayClient client;
     private final String token;
