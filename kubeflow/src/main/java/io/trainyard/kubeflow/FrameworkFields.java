@@ -48,18 +48,27 @@ final class FrameworkFields {
     };
   }
 
-  static Values read(KubeflowKind kind, ObjectNode spec, NodeReader nodes) {
+  /**
+   * @param mainNames the names of the replicas' framework containers (an MPIJob's may be any)
+   */
+  static Values read(KubeflowKind kind, ObjectNode spec, Set<String> mainNames, NodeReader nodes) {
     return switch (kind) {
       case PYTORCH_JOB ->
           new Values(
               nprocPerNode(spec.get("nprocPerNode"), "spec.nprocPerNode", nodes),
               elastic(spec.get("elasticPolicy"), "spec.elasticPolicy", nodes));
       case MPI_JOB -> {
+        // The operator's launcher runs `kubectl exec --container <mainContainer>` into the
+        // workers, or without --container (their first container) when it is unset. Naming the
+        // first container of every replica is therefore the same as leaving it out.
+        var main = mainNames.size() == 1 ? mainNames.iterator().next() : kind.containerName();
         nodes.defaultOnly(
             spec.get("mainContainer"),
             "spec.mainContainer",
-            TextNode.valueOf(kind.containerName()),
-            "Trainyard runs the job in the container named '" + kind.containerName() + "'");
+            TextNode.valueOf(main),
+            "Trainyard runs the job in the first container of each replica"
+                + (mainNames.size() == 1 ? " ('" + main + "')" : "")
+                + "; name that one or leave it out");
         yield new Values(nodes.integer(spec.get("slotsPerWorker"), "spec.slotsPerWorker", 1), null);
       }
       case TF_JOB -> {

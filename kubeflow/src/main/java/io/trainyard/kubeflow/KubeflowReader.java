@@ -39,8 +39,6 @@ import java.util.stream.Collectors;
  */
 public final class KubeflowReader {
   private static final Set<String> METADATA = Set.of("name", "namespace", "labels");
-  private static final String READ_BACK =
-      "is set by the API server; submit the document you wrote, not one read back from a cluster";
   private static final Map<String, String> METADATA_REFUSED =
       Map.ofEntries(
           Map.entry(
@@ -49,19 +47,26 @@ public final class KubeflowReader {
                   + " each replica's template.metadata.annotations"),
           Map.entry("generateName", "Trainyard needs a fixed name: set metadata.name"),
           Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
-          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"),
-          Map.entry("uid", READ_BACK),
-          Map.entry("resourceVersion", READ_BACK),
-          Map.entry("generation", READ_BACK),
-          Map.entry("creationTimestamp", READ_BACK),
-          Map.entry("deletionTimestamp", READ_BACK),
-          Map.entry("deletionGracePeriodSeconds", READ_BACK),
-          Map.entry("managedFields", READ_BACK),
-          Map.entry("selfLink", READ_BACK));
+          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"));
 
-  /** True when {@code document} says it is a Kubeflow job, so {@link #read} should take it. */
+  /**
+   * True when {@code document} says it is a Kubeflow job, so {@link #read} should take it: an
+   * {@code apiVersion} in the {@code kubeflow.org} group, or in an older Kubeflow group ({@code
+   * xgboostjob.kubeflow.org}, ...), which {@link #read} refuses naming what to write instead.
+   * Kubeflow Trainer's {@code trainer.kubeflow.org} is not taken here.
+   */
   public static boolean isKubeflowDocument(JsonNode document) {
-    return document != null && document.path("apiVersion").asText("").startsWith("kubeflow.org/");
+    if (document == null) {
+      return false;
+    }
+    var group = group(document.path("apiVersion").asText(""));
+    return group.equals("kubeflow.org")
+        || (group.endsWith(".kubeflow.org") && !group.equals("trainer.kubeflow.org"));
+  }
+
+  private static String group(String apiVersion) {
+    var slash = apiVersion.indexOf('/');
+    return slash < 0 ? "" : apiVersion.substring(0, slash);
   }
 
   /**
@@ -80,15 +85,14 @@ public final class KubeflowReader {
     var root = (ObjectNode) document;
     var kind = kind(root, nodes);
     findings.throwIfRefused();
+    root = ReadBackFields.strip(root, findings);
+    var placeholders = TemplatePlaceholders.find(root);
+    if (!placeholders.isEmpty()) {
+      // Every other error would be a consequence ("must be a whole number"): these alone.
+      throw new KubeflowConversionException(placeholders);
+    }
     nodes.onlyKnown(
-        root,
-        "",
-        Set.of("apiVersion", "kind", "metadata", "spec"),
-        Map.of(
-            "status",
-            "is written by the operator; submit the document you wrote, not one read back from a"
-                + " cluster"),
-        "a " + kind.kind());
+        root, "", Set.of("apiVersion", "kind", "metadata", "spec"), Map.of(), "a " + kind.kind());
     var metadata = metadata(root.get("metadata"), nodes);
     var spec = nodes.object(root.get("spec"), "spec");
     if (spec == null) {
@@ -103,22 +107,66 @@ public final class KubeflowReader {
 
   private static KubeflowKind kind(ObjectNode root, NodeReader nodes) {
     var apiVersion = nodes.text(root.get("apiVersion"), "apiVersion");
-    if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
+    if (apiVersion == null) {
       nodes.findings().refuse("apiVersion", "must be " + KubeflowKind.API_VERSION);
+    } else if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
+      // The spec of another group or version has another structure: its fields would each be
+      // refused as unknown, which says nothing of the real problem. One error says it.
+      nodes.findings().refuse("apiVersion", otherApiVersion(apiVersion, root.path("kind")));
+      return null;
     }
     var kind = nodes.text(root.get("kind"), "kind");
     var known = kind == null ? null : KubeflowKind.fromKind(kind).orElse(null);
     if (known == null) {
-      nodes
-          .findings()
-          .refuse(
-              "kind",
-              "must be one of "
-                  + java.util.Arrays.stream(KubeflowKind.values())
-                      .map(KubeflowKind::kind)
-                      .collect(Collectors.joining(", ")));
+      nodes.findings().refuse("kind", "must be one of " + kinds());
     }
     return known;
+  }
+
+  private static String kinds() {
+    return java.util.Arrays.stream(KubeflowKind.values())
+        .map(KubeflowKind::kind)
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String otherApiVersion(String apiVersion, JsonNode kindNode) {
+    var kind = KubeflowKind.fromKind(kindNode.asText("")).orElse(null);
+    var use =
+        kind == null
+            ? "write apiVersion: "
+                + KubeflowKind.API_VERSION
+                + " with a kind of the Training Operator ("
+                + kinds()
+                + ") and its spec"
+            : "write apiVersion: "
+                + KubeflowKind.API_VERSION
+                + " and the "
+                + kind.kind()
+                + " spec the Training Operator reads (spec."
+                + kind.replicaSpecsField()
+                + ", spec.runPolicy)";
+    var group = group(apiVersion);
+    if (group.equals("xgboostjob.kubeflow.org")) {
+      return "'"
+          + apiVersion
+          + "' is the API of the archived xgboost-operator, whose jobs the Training Operator now"
+          + " runs as kubeflow.org/v1 XGBoostJob; "
+          + use;
+    }
+    if (group.equals("kubeflow.org") && apiVersion.equals("kubeflow.org/v2beta1")) {
+      return "'"
+          + apiVersion
+          + "' is the MPI Operator's MPIJob, not the Training Operator's; "
+          + use;
+    }
+    if (group.equals("kubeflow.org")) {
+      return "'"
+          + apiVersion
+          + "' is an older version of the Kubeflow job API, which the Training Operator no longer"
+          + " serves and whose spec differs; "
+          + use;
+    }
+    return "'" + apiVersion + "' is not an API Trainyard reads (its spec differs); " + use;
   }
 
   private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
@@ -152,7 +200,12 @@ public final class KubeflowReader {
     topLevelVolumes(kind, spec.get("volumes"), replicas, nodes);
     var runPolicy = RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", nodes);
     var pods = cleanPodPolicy(spec, runPolicy.pods(), nodes);
-    var own = FrameworkFields.read(kind, spec, nodes);
+    var own =
+        FrameworkFields.read(
+            kind,
+            spec,
+            replicas.stream().map(r -> r.main().name()).collect(Collectors.toSet()),
+            nodes);
     if (replicas.isEmpty() || nodes.findings().hasErrors()) {
       return null;
     }

@@ -67,8 +67,15 @@ record ReplicaPod(String replica, int rank, int index, String podName, String co
       return Optional.empty();
     }
     var role = type.toLowerCase(Locale.ROOT);
+    // An MPIJob's operator wires up the first container, whatever the user named it.
+    var container =
+        kind == KubeflowKind.MPI_JOB
+                && pod.getSpec() != null
+                && !pod.getSpec().getContainers().isEmpty()
+            ? pod.getSpec().getContainers().get(0).getName()
+            : kind.containerName();
     return Optional.of(
-        replica(role, kind.framework().roles().indexOf(role), index, pod, kind.containerName()));
+        replica(role, kind.framework().roles().indexOf(role), index, pod, container));
   }
 
   private static Optional<ReplicaPod> jobSetPod(Pod pod, Map<String, String> labels) {
