@@ -17,7 +17,8 @@ import java.util.Optional;
  * <ul>
  *   <li>A v1 job's pods carry the training operator's {@code training.kubeflow.org/job-name},
  *       {@code replica-type} (lower-cased, as the operator writes it) and {@code replica-index}
- *       labels; the container is the framework's ({@code pytorch}, ...).
+ *       labels; the container is the framework's ({@code pytorch}, ...), an MPIJob's first (its
+ *       operator wires up the first container, whatever its name).
  *   <li>A TrainJob's pods are its JobSet's (named as the TrainJob): {@code
  *       jobset.sigs.k8s.io/jobset-name}, {@code jobset.sigs.k8s.io/replicatedjob-name} ({@code
  *       node}, {@code dataset-initializer}, ...) and the Job controller's {@code
