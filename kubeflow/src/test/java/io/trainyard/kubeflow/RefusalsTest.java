@@ -73,8 +73,9 @@ class RefusalsTest {
           pt  | /spec/cleanPodPolicy | All | spec.cleanPodPolicy | differs from spec.runPolicy.cleanPodPolicy
           pt  | /spec/volumes | [{name: dshm, emptyDir: {}}] | spec.volumes[0].name | also a volume of the master pod template
           pt  | /spec/nprocPerNode | gpu | spec.nprocPerNode | write it, e.g. "4"
-          pt  | /spec/elasticPolicy | {maxReplicas: 4, rdzvHost: etcd} | spec.elasticPolicy.rdzvHost | set the rendezvous endpoint themselves
-          pt  | /spec/elasticPolicy | {maxReplicas: 4, metrics: []} | spec.elasticPolicy.metrics | cannot price ahead
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, standalone: true} | spec.elasticPolicy.standalone | no shared endpoint
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, rdzvConf: [{key: a, value: '1'}, {key: a, value: '2'}]} | spec.elasticPolicy.rdzvConf[1].key | 'a' is set twice
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, metrics: [{resource: {name: cpu}}]} | spec.elasticPolicy.metrics[0].type | is required
           pt  | /spec/bogus | 1 | spec.bogus | not a field of a PyTorchJob spec
           pt  | /spec | ~ | spec | is required
           pt  | /metadata/annotations | {owner: me} | metadata.annotations | template.metadata.annotations

@@ -313,6 +313,49 @@ public final class JobSpecValidator {
     if (e.rdzvBackend() != null && e.rdzvBackend().isBlank()) {
       errors.add(new FieldError("spec.elastic.rdzvBackend", "must not be empty"));
     }
+    if (e.rdzvHost() != null
+        && !e.rdzvHost().matches("[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\\[[0-9A-Fa-f:.]+]")) {
+      errors.add(
+          new FieldError("spec.elastic.rdzvHost", "must be a host name or IP address, no port"));
+    }
+    if (e.rdzvPort() != null && (e.rdzvPort() < 1 || e.rdzvPort() > 65535)) {
+      errors.add(new FieldError("spec.elastic.rdzvPort", "must be a port, 1 to 65535"));
+    }
+    if (e.rdzvId() != null && e.rdzvId().isBlank()) {
+      errors.add(new FieldError("spec.elastic.rdzvId", "must not be empty"));
+    }
+    if (e.rdzvConf() != null) {
+      e.rdzvConf()
+          .forEach(
+              (key, value) -> {
+                if (key == null || key.isBlank() || key.contains(",") || key.contains("=")) {
+                  errors.add(
+                      new FieldError(
+                          "spec.elastic.rdzvConf", "keys must be set, without ',' or '='"));
+                } else if (value == null || value.contains(",")) {
+                  errors.add(
+                      new FieldError(
+                          "spec.elastic.rdzvConf." + key,
+                          "must be a value without ',' (torchrun splits --rdzv-conf on it)"));
+                }
+              });
+    }
+    if (e.metrics() != null) {
+      for (int i = 0; i < e.metrics().size(); i++) {
+        var metric = e.metrics().get(i);
+        if (metric == null || !(metric.get("type") instanceof String)) {
+          errors.add(
+              new FieldError(
+                  "spec.elastic.metrics[" + i + "]",
+                  "must be a HorizontalPodAutoscaler metric with a type (Resource, Pods, ...)"));
+        }
+      }
+      if (e.maxReplicas() == null) {
+        errors.add(
+            new FieldError(
+                "spec.elastic.maxReplicas", "is required with metrics: the autoscaler's bound"));
+      }
+    }
   }
 
   private void inputs(JobSpec spec, List<FieldError> errors) {

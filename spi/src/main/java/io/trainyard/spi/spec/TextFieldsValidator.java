@@ -45,6 +45,10 @@ final class TextFieldsValidator {
     tree("spec.deepspeed", spec.deepspeed(), errors);
     if (spec.elastic() != null) {
       line("spec.elastic.rdzvBackend", spec.elastic().rdzvBackend(), errors);
+      line("spec.elastic.rdzvHost", spec.elastic().rdzvHost(), errors);
+      line("spec.elastic.rdzvId", spec.elastic().rdzvId(), errors);
+      tree("spec.elastic.rdzvConf", spec.elastic().rdzvConf(), errors);
+      tree("spec.elastic.metrics", spec.elastic().metrics(), errors);
     }
     line("spec.checkpoint.uri", spec.checkpoint() == null ? null : spec.checkpoint().uri(), errors);
     line("spec.output.uri", spec.output() == null ? null : spec.output().uri(), errors);

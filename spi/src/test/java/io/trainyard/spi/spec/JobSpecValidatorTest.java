@@ -64,6 +64,11 @@ class JobSpecValidatorTest {
           spec.kubernetes: {scheduling: {scheduleTimeoutSeconds: 0}}   | spec.kubernetes.scheduling.scheduleTimeoutSeconds | at least 1
           spec.cleanup: {ttlAfterFinished: soon}                       | spec.cleanup.ttlAfterFinished   | not a duration
           spec.elastic: {maxReplicas: 2, rdzvBackend: ''}              | spec.elastic.rdzvBackend        | must not be empty
+          spec.elastic: {maxReplicas: 2, rdzvBackend: etcd, rdzvHost: 'etcd:2379'} | spec.elastic.rdzvHost | no port
+          spec.elastic: {maxReplicas: 2, rdzvBackend: etcd, rdzvHost: etcd, rdzvPort: 70000} | spec.elastic.rdzvPort | 1 to 65535
+          spec.elastic: {maxReplicas: 2, rdzvConf: {timeout: '9,0'}}  | spec.elastic.rdzvConf.timeout   | without ','
+          spec.elastic: {maxReplicas: 2, metrics: [{resource: {name: cpu}}]} | spec.elastic.metrics[0]  | with a type
+          spec.elastic: {minReplicas: 1, metrics: [{type: Resource}]}  | spec.elastic.maxReplicas        | required with metrics
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
     var errors = validator.validate(Specs.parse(apply(change)));
@@ -85,6 +90,7 @@ class JobSpecValidatorTest {
           spec.resources: {gpus: 2}
           spec.cleanup: {pods: all, ttlAfterFinished: 0s}
           spec.elastic: {minReplicas: 1, maxReplicas: 3, maxRestarts: 2, rdzvBackend: c10d}
+          spec.elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: etcd, rdzvHost: etcd-client.ml.svc, rdzvPort: 2379, rdzvId: run-7, rdzvConf: {protocol: https}, metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}}]}
           spec.roles: {worker: {secretEnv: {TOKEN: {secret: hf, key: token}}, kubernetes: {podTemplate: {nodeSelector: {pool: gpu}}}}}
           spec.kubernetes: {scheduling: {minAvailable: 3, queue: research, minResources: {cpu: '8'}, priorityClass: high, scheduleTimeoutSeconds: 600}}
           spec.maxRuntime: 1h30m

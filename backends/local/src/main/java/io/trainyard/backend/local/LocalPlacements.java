@@ -92,7 +92,13 @@ final class LocalPlacements {
               + " is recorded but not run: replicas run `command` as local processes");
     }
     if (spec.elastic() != null) {
-      notes.add("elastic bounds are not used: the local backend runs the replicas asked for");
+      notes.add(
+          "elastic bounds"
+              + (spec.elastic().metrics() != null ? " and metrics" : "")
+              + " are not used: the local backend runs the replicas asked for"
+              + (spec.elastic().hasOwnRendezvous()
+                  ? ", which rendezvous at " + spec.elastic().rdzvHost()
+                  : ""));
     }
     return notes;
   }

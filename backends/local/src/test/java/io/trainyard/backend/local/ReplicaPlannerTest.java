@@ -67,6 +67,40 @@ class ReplicaPlannerTest {
   }
 
   @Test
+  void anElasticJobWithItsOwnStoreRendezvousesThere() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [torchrun, train.py]
+            replicas: {worker: 2}
+            elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: etcd, rdzvHost: etcd-client,
+                      rdzvPort: 2379, rdzvId: run-7, rdzvConf: {protocol: http, timeout: "900"}}
+            """);
+    var env = planner.plan(TestJobs.job(spec), DIR).replicas().get(1).env();
+    assertThat(env)
+        .containsEntry("PET_RDZV_BACKEND", "etcd")
+        .containsEntry("PET_RDZV_ENDPOINT", "etcd-client:2379")
+        .containsEntry("PET_RDZV_ID", "run-7")
+        .containsEntry("PET_RDZV_CONF", "protocol=http,timeout=900");
+  }
+
+  @Test
+  void anElasticJobWithoutItsOwnStoreGetsNoRendezvousEndpoint() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [torchrun, train.py]
+            replicas: {worker: 2}
+            elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: c10d}
+            """);
+    var env = planner.plan(TestJobs.job(spec), DIR).replicas().get(1).env();
+    assertThat(env).doesNotContainKeys("PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND");
+    assertThat(env).containsEntry("PET_MASTER_ADDR", "127.0.0.1");
+  }
+
+  @Test
   void xgboostGetsMasterAddressAndRanks() {
     var spec =
         TestJobs.spec(
