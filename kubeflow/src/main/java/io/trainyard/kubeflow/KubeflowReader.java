@@ -38,13 +38,13 @@ import java.util.stream.Collectors;
  * one form ({@code cpu: 8}, {@code cpu: 500m}).
  */
 public final class KubeflowReader {
-  private static final Set<String> METADATA = Set.of("name", "namespace", "labels");
+  private static final Set<String> METADATA = Set.of("name", "namespace", "labels", "annotations");
+
+  /** The gateway's own labels on every job object; a document's labels under it are replaced. */
+  static final String GATEWAY_PREFIX = "trainyard.io/";
+
   private static final Map<String, String> METADATA_REFUSED =
       Map.ofEntries(
-          Map.entry(
-              "annotations",
-              "Trainyard keeps no annotations on the job object; pod annotations belong in"
-                  + " each replica's template.metadata.annotations"),
           Map.entry("generateName", "Trainyard needs a fixed name: set metadata.name"),
           Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
           Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"));
@@ -94,11 +94,15 @@ public final class KubeflowReader {
     nodes.onlyKnown(
         root, "", Set.of("apiVersion", "kind", "metadata", "spec"), Map.of(), "a " + kind.kind());
     var metadata = metadata(root.get("metadata"), nodes);
+    var meta = root.get("metadata") instanceof ObjectNode m ? m : null;
+    var jobLabels = meta == null ? Map.<String, String>of() : objectMap(meta, "labels", nodes);
+    var jobAnnotations =
+        meta == null ? Map.<String, String>of() : objectMap(meta, "annotations", nodes);
     var spec = nodes.object(root.get("spec"), "spec");
     if (spec == null) {
       findings.refuse("spec", "is required");
     }
-    var jobSpec = spec == null ? null : spec(kind, spec, nodes);
+    var jobSpec = spec == null ? null : spec(kind, spec, jobLabels, jobAnnotations, nodes);
     findings.throwIfRefused();
     return new Conversion(
         new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, metadata, jobSpec),
@@ -189,10 +193,37 @@ public final class KubeflowReader {
                   + meta.get("namespace").asText()
                   + "' is not used: the job runs in its team's namespace");
     }
-    return new ObjectMeta(name, null, nodes.stringMap(meta.get("labels"), "metadata.labels"));
+    return new ObjectMeta(name, null, Map.of());
   }
 
-  private static JobSpec spec(KubeflowKind kind, ObjectNode spec, NodeReader nodes) {
+  /**
+   * The job object's labels or annotations, for {@code spec.kubernetes.jobLabels} / {@code
+   * jobAnnotations}; those under the gateway's own prefix are replaced when rendered, which is
+   * said.
+   */
+  private static Map<String, String> objectMap(ObjectNode meta, String field, NodeReader nodes) {
+    var path = at("metadata", field);
+    var values = nodes.stringMap(meta.get(field), path);
+    values.keySet().stream()
+        .filter(k -> k.startsWith(GATEWAY_PREFIX))
+        .forEach(
+            k ->
+                nodes
+                    .findings()
+                    .warn(
+                        at(path, k),
+                        "is under the gateway's own prefix "
+                            + GATEWAY_PREFIX
+                            + ": the gateway's value replaces it on the job object"));
+    return values;
+  }
+
+  private static JobSpec spec(
+      KubeflowKind kind,
+      ObjectNode spec,
+      Map<String, String> jobLabels,
+      Map<String, String> jobAnnotations,
+      NodeReader nodes) {
     var known = new HashSet<>(FrameworkFields.names(kind));
     known.addAll(Set.of(kind.replicaSpecsField(), "runPolicy", "cleanPodPolicy", "volumes"));
     nodes.onlyKnown(spec, "spec", known, Map.of(), "a " + kind.kind() + " spec");
@@ -214,7 +245,8 @@ public final class KubeflowReader {
         pods == null && runPolicy.ttlAfterFinished() == null
             ? null
             : new Cleanup(pods, runPolicy.ttlAfterFinished());
-    var kubernetes = new KubernetesOptions(f.podTemplate(), runPolicy.scheduling());
+    var kubernetes =
+        new KubernetesOptions(f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations);
     return new JobSpec(
         kind.framework(),
         f.image(),

@@ -177,11 +177,17 @@ public final class KubeflowWriter {
     if (options.namespace() != null) {
       meta.put("namespace", options.namespace());
     }
-    var labels = new LinkedHashMap<>(job.metadata().labels());
+    // The spec's labels for the object (metadata.labels are the Trainyard job's own, not the
+    // object's), then the caller's (the gateway's), which win on a clash.
+    var labels = new LinkedHashMap<>(job.spec().jobLabels());
     labels.putAll(options.labels());
     if (!labels.isEmpty()) {
       var node = meta.putObject("labels");
       labels.forEach(node::put);
+    }
+    if (!job.spec().jobAnnotations().isEmpty()) {
+      var node = meta.putObject("annotations");
+      job.spec().jobAnnotations().forEach(node::put);
     }
     return meta;
   }

@@ -352,6 +352,58 @@ class PublicExamplesTest {
                     .containsExactly("spec.pytorchReplicaSpecs.Worker.replicas"));
   }
 
+  @Test
+  void theJobObjectsLabelsAndAnnotationsAreCarriedOntoTheRenderedObject() {
+    // Kueue's queue label, as its docs put it on a PyTorchJob, and a vendor's auto-resume flag.
+    var document =
+        yaml(
+            """
+            apiVersion: kubeflow.org/v1
+            kind: PyTorchJob
+            metadata:
+              name: pytorch-simple
+              labels:
+                kueue.x-k8s.io/queue-name: user-queue
+                trainyard.io/team: someone-else
+              annotations:
+                example.com/auto-resume: "true"
+                kueue.x-k8s.io/job-min-parallelism: "1"
+            spec:
+              pytorchReplicaSpecs:
+                Master:
+                  replicas: 1
+                  restartPolicy: OnFailure
+                  template:
+                    spec:
+                      containers:
+                        - name: pytorch
+                          image: docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727
+                          command: [python3, /opt/pytorch-mnist/mnist.py, --epochs=1]
+            """);
+    var conversion = reader.read(document);
+    var spec = conversion.job().spec();
+    assertThat(spec.jobLabels())
+        .containsExactly(
+            Map.entry("kueue.x-k8s.io/queue-name", "user-queue"),
+            Map.entry("trainyard.io/team", "someone-else"));
+    assertThat(spec.jobAnnotations()).containsEntry("example.com/auto-resume", "true").hasSize(2);
+    assertThat(spec.needsKubernetes()).isFalse();
+    assertThat(conversion.warnings())
+        .containsExactly(
+            "metadata.labels.trainyard.io/team: is under the gateway's own prefix trainyard.io/:"
+                + " the gateway's value replaces it on the job object");
+    var rendered =
+        writer.write(
+            conversion.job(),
+            new KubeflowWriter.RenderOptions("ty-x-a1", "ns", Map.of("trainyard.io/team", "nlp")));
+    assertThat(rendered.at("/metadata/labels"))
+        .isEqualTo(yaml("{kueue.x-k8s.io/queue-name: user-queue, trainyard.io/team: nlp}"));
+    assertThat(rendered.at("/metadata/annotations"))
+        .isEqualTo(document.at("/metadata/annotations"));
+    assertThat(crd.check(rendered)).isEmpty();
+    assertThat(reader.read(writer.write(conversion.job())).job()).isEqualTo(conversion.job());
+  }
+
   private static List<String> names(JsonNode containers) {
     var names = new java.util.ArrayList<String>();
     containers.forEach(c -> names.add(c.path("name").asText()));

@@ -78,7 +78,8 @@ class RefusalsTest {
           pt  | /spec/elasticPolicy | {maxReplicas: 4, metrics: [{resource: {name: cpu}}]} | spec.elasticPolicy.metrics[0].type | is required
           pt  | /spec/bogus | 1 | spec.bogus | not a field of a PyTorchJob spec
           pt  | /spec | ~ | spec | is required
-          pt  | /metadata/annotations | {owner: me} | metadata.annotations | template.metadata.annotations
+          pt  | /metadata/annotations | {owner: 3} | metadata.annotations.owner | must be a string
+          pt  | /metadata/finalizers | [example.com/keep] | metadata.finalizers | deleting the job object
           pt  | /metadata/generateName | bert- | metadata.generateName | fixed name
           pt  | /metadata/name | ~ | metadata.name | is required
           pt  | /apiVersion | kubeflow.org/v1beta1 | apiVersion | an older version of the Kubeflow job API, which the Training Operator no longer serves and whose spec differs; write apiVersion: kubeflow.org/v1 and the PyTorchJob spec the Training Operator reads (spec.pytorchReplicaSpecs, spec.runPolicy)
@@ -139,7 +140,7 @@ class RefusalsTest {
     var master = (ObjectNode) document.at("/spec/pytorchReplicaSpecs/Master/template/spec");
     master.put("nodeName", "n1");
     ((ObjectNode) master.at("/containers/0")).putObject("lifecycle");
-    ((ObjectNode) document.get("metadata")).putObject("annotations");
+    ((ObjectNode) document.get("metadata")).putArray("finalizers");
 
     assertThatThrownBy(() -> reader.read(document))
         .isInstanceOfSatisfying(
@@ -148,7 +149,7 @@ class RefusalsTest {
                 assertThat(e.errors())
                     .extracting(FieldError::field)
                     .containsExactlyInAnyOrder(
-                        "metadata.annotations",
+                        "metadata.finalizers",
                         "spec.pytorchReplicaSpecs.Master.template.spec.nodeName",
                         "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].lifecycle",
                         "spec.runPolicy.suspend"));

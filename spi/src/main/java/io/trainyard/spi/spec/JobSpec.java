@@ -105,6 +105,18 @@ public record JobSpec(
     return replicas.values().stream().mapToInt(Integer::intValue).sum();
   }
 
+  /** Labels for the job's object on Kubernetes ({@code spec.kubernetes.jobLabels}); never null. */
+  @JsonIgnore
+  public Map<String, String> jobLabels() {
+    return kubernetes == null ? Map.of() : kubernetes.jobLabels();
+  }
+
+  /** Annotations for the job's object ({@code spec.kubernetes.jobAnnotations}); never null. */
+  @JsonIgnore
+  public Map<String, String> jobAnnotations() {
+    return kubernetes == null ? Map.of() : kubernetes.jobAnnotations();
+  }
+
   /** GPUs per replica summed over every replica. */
   @JsonIgnore
   public int totalGpus() {
@@ -155,8 +167,8 @@ public record JobSpec(
   @JsonIgnore
   public boolean needsKubernetes() {
     return !volumes.isEmpty()
-        || (kubernetes != null && !kubernetes.isEmpty())
+        || (kubernetes != null && kubernetes.needsKubernetes())
         || roles.values().stream()
-            .anyMatch(o -> o != null && o.kubernetes() != null && !o.kubernetes().isEmpty());
+            .anyMatch(o -> o != null && o.kubernetes() != null && o.kubernetes().needsKubernetes());
   }
 }

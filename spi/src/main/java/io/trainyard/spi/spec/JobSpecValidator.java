@@ -53,25 +53,46 @@ public final class JobSpecValidator {
     if (meta.team() != null) {
       dnsLabel("metadata.team", meta.team(), errors);
     }
-    meta.labels()
-        .forEach(
-            (k, v) -> {
-              if (!KubernetesNames.isLabelKey(k)) {
-                errors.add(
-                    new FieldError(
-                        "metadata.labels." + k,
-                        "is not a valid label key: an optional DNS subdomain and '/', then at"
-                            + " most 63 letters, digits, '-', '_' or '.', starting and ending"
-                            + " with a letter or digit"));
-              }
-              if (v == null || !KubernetesNames.isLabelValue(v)) {
-                errors.add(
-                    new FieldError(
-                        "metadata.labels." + k,
-                        "must be a label value: at most 63 letters, digits, '-', '_' or '.',"
-                            + " starting and ending with a letter or digit"));
-              }
-            });
+    labels("metadata.labels", meta.labels(), errors);
+  }
+
+  private static void labels(String at, Map<String, String> labels, List<FieldError> errors) {
+    labels.forEach(
+        (k, v) -> {
+          if (!KubernetesNames.isLabelKey(k)) {
+            errors.add(new FieldError(at + "." + k, LABEL_KEY));
+          }
+          if (v == null || !KubernetesNames.isLabelValue(v)) {
+            errors.add(
+                new FieldError(
+                    at + "." + k,
+                    "must be a label value: at most 63 letters, digits, '-', '_' or '.',"
+                        + " starting and ending with a letter or digit"));
+          }
+        });
+  }
+
+  private static final String LABEL_KEY =
+      "is not a valid label key: an optional DNS subdomain and '/', then at most 63 letters,"
+          + " digits, '-', '_' or '.', starting and ending with a letter or digit";
+
+  /** Annotation keys follow the label key rules; values are any text, 256 KiB in all. */
+  private static void annotations(
+      String at, Map<String, String> annotations, List<FieldError> errors) {
+    var total = 0L;
+    for (var e : annotations.entrySet()) {
+      if (!KubernetesNames.isLabelKey(e.getKey())) {
+        errors.add(new FieldError(at + "." + e.getKey(), LABEL_KEY.replace("label", "annotation")));
+      }
+      if (e.getValue() == null) {
+        errors.add(new FieldError(at + "." + e.getKey(), "must be a string"));
+      } else {
+        total += e.getKey().length() + e.getValue().length();
+      }
+    }
+    if (total > 256 * 1024) {
+      errors.add(new FieldError(at, "must be at most 256 KiB in all, as Kubernetes allows"));
+    }
   }
 
   private static void dnsLabel(String field, String value, List<FieldError> errors) {
@@ -99,6 +120,8 @@ public final class JobSpecValidator {
     secretEnv("spec.secretEnv", spec.secretEnv(), spec.env().keySet(), errors);
     if (spec.kubernetes() != null) {
       scheduling(spec.kubernetes().scheduling(), errors);
+      labels("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
+      annotations("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
     }
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
     atMost(
@@ -145,6 +168,18 @@ public final class JobSpecValidator {
                     new FieldError(
                         at + ".kubernetes.scheduling",
                         "is job-wide: set spec.kubernetes.scheduling instead"));
+              }
+              if (o.kubernetes() != null && !o.kubernetes().jobLabels().isEmpty()) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.jobLabels",
+                        "is job-wide: set spec.kubernetes.jobLabels instead"));
+              }
+              if (o.kubernetes() != null && !o.kubernetes().jobAnnotations().isEmpty()) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.jobAnnotations",
+                        "is job-wide: set spec.kubernetes.jobAnnotations instead"));
               }
             });
   }

@@ -27,15 +27,37 @@ import java.util.Map;
  * <p>In a role's override the podTemplate's top-level keys replace the defaults' keys of the same
  * name (a shallow merge), so a role can differ in {@code tolerations} alone.
  *
+ * <p>{@code jobLabels} and {@code jobAnnotations} go on the job object itself (a Kueue queue name,
+ * a vendor's auto-resume flag), beside the labels the backend sets, which win on a clash. They do
+ * not make a job Kubernetes-only: managed backends map labels to their own tags where they can and
+ * say what they leave out.
+ *
  * @param podTemplate the pod-template fields above; never null
  * @param scheduling gang scheduling; job-wide, so only meaningful at {@code spec.kubernetes}
+ * @param jobLabels labels of the job object, in order; never null; job-wide
+ * @param jobAnnotations annotations of the job object, in order; never null; job-wide
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
+public record KubernetesOptions(
+    Map<String, Object> podTemplate,
+    Scheduling scheduling,
+    Map<String, String> jobLabels,
+    Map<String, String> jobAnnotations) {
   public static final KubernetesOptions NONE = new KubernetesOptions(null, null);
 
   public KubernetesOptions {
     podTemplate = podTemplate == null ? Map.of() : copy(podTemplate);
+    jobLabels =
+        jobLabels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(jobLabels));
+    jobAnnotations =
+        jobAnnotations == null
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(jobAnnotations));
+  }
+
+  /** Pod-template fields and gang scheduling. */
+  public KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
+    this(podTemplate, scheduling, null, null);
   }
 
   /** Pod-template fields only. */
@@ -50,7 +72,13 @@ public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling sche
 
   @JsonIgnore
   public boolean isEmpty() {
-    return podTemplate.isEmpty() && (scheduling == null || scheduling.isEmpty());
+    return !needsKubernetes() && jobLabels.isEmpty() && jobAnnotations.isEmpty();
+  }
+
+  /** True when these options ask for what only Kubernetes can do (pod fields, gang scheduling). */
+  @JsonIgnore
+  public boolean needsKubernetes() {
+    return !podTemplate.isEmpty() || (scheduling != null && !scheduling.isEmpty());
   }
 
   /** These options over {@code defaults}: top-level podTemplate keys replace the defaults' keys. */
@@ -60,6 +88,10 @@ public record KubernetesOptions(Map<String, Object> podTemplate, Scheduling sche
     }
     var merged = new LinkedHashMap<>(defaults.podTemplate);
     merged.putAll(podTemplate);
-    return new KubernetesOptions(merged, scheduling != null ? scheduling : defaults.scheduling);
+    return new KubernetesOptions(
+        merged,
+        scheduling != null ? scheduling : defaults.scheduling,
+        jobLabels.isEmpty() ? defaults.jobLabels : jobLabels,
+        jobAnnotations.isEmpty() ? defaults.jobAnnotations : jobAnnotations);
   }
 }

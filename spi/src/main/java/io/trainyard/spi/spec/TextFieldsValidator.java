@@ -36,6 +36,8 @@ final class TextFieldsValidator {
             });
     if (spec.kubernetes() != null) {
       tree("spec.kubernetes.podTemplate", spec.kubernetes().podTemplate(), errors);
+      tree("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
+      tree("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
       var s = spec.kubernetes().scheduling();
       if (s != null) {
         line("spec.kubernetes.scheduling.queue", s.queue(), errors);

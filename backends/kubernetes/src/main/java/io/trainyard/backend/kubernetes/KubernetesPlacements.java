@@ -190,7 +190,7 @@ final class KubernetesPlacements {
     return groups;
   }
 
-  private static List<String> notes(JobSpec spec, LinkedHashMap<PoolShape, List<RoleSpec>> groups) {
+  private List<String> notes(JobSpec spec, LinkedHashMap<PoolShape, List<RoleSpec>> groups) {
     var notes = new ArrayList<String>();
     var where = new ArrayList<String>();
     groups.forEach(
@@ -214,6 +214,17 @@ final class KubernetesPlacements {
               + (spec.elastic().metrics() != null
                   ? " (its autoscaler scales on elastic.metrics)"
                   : ""));
+    }
+    var queue = spec.jobLabels().get(KubeflowJobRenderer.KUEUE_QUEUE_LABEL);
+    if (queue != null && cluster.kueueQueue() != null && !queue.equals(cluster.kueueQueue())) {
+      notes.add(
+          "spec.kubernetes.jobLabels."
+              + KubeflowJobRenderer.KUEUE_QUEUE_LABEL
+              + " '"
+              + queue
+              + "' is replaced by this cluster's queue '"
+              + cluster.kueueQueue()
+              + "'");
     }
     if (spec.elastic() != null && spec.elastic().hasOwnRendezvous()) {
       notes.add(
