@@ -69,6 +69,10 @@ class JobSpecValidatorTest {
           spec.elastic: {maxReplicas: 2, rdzvConf: {timeout: '9,0'}}  | spec.elastic.rdzvConf.timeout   | without ','
           spec.elastic: {maxReplicas: 2, metrics: [{resource: {name: cpu}}]} | spec.elastic.metrics[0]  | with a type
           spec.elastic: {minReplicas: 1, metrics: [{type: Resource}]}  | spec.elastic.maxReplicas        | required with metrics
+          spec.kubernetes: {jobLabels: {team/a/b: x}}                  | spec.kubernetes.jobLabels.team/a/b | not a valid label key
+          spec.kubernetes: {jobLabels: {project: 'two words'}}         | spec.kubernetes.jobLabels.project | must be a label value
+          spec.kubernetes: {jobAnnotations: {'bad key': x}}            | spec.kubernetes.jobAnnotations.bad key | not a valid annotation key
+          spec.roles: {worker: {kubernetes: {jobLabels: {a: b}}}}      | spec.roles.worker.kubernetes.jobLabels | job-wide
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
     var errors = validator.validate(Specs.parse(apply(change)));
@@ -94,6 +98,7 @@ class JobSpecValidatorTest {
           spec.roles: {worker: {secretEnv: {TOKEN: {secret: hf, key: token}}, kubernetes: {podTemplate: {nodeSelector: {pool: gpu}}}}}
           spec.kubernetes: {scheduling: {minAvailable: 3, queue: research, minResources: {cpu: '8'}, priorityClass: high, scheduleTimeoutSeconds: 600}}
           spec.maxRuntime: 1h30m
+          spec.kubernetes: {jobLabels: {kueue.x-k8s.io/queue-name: user-queue}, jobAnnotations: {example.com/auto-resume: 'true', note: 'any text, even: this'}}
           spec.placement: {policy: pinned, backends: [local]}
           spec.roles: {worker: {command: [python3, w.py], resources: {cpus: 2}}}
           metadata: {name: a, team: nlp, labels: {app.kubernetes.io/name: bert}}

@@ -91,6 +91,10 @@ final class LocalPlacements {
               + String.join(", ", images)
               + " is recorded but not run: replicas run `command` as local processes");
     }
+    if (!spec.jobLabels().isEmpty() || !spec.jobAnnotations().isEmpty()) {
+      notes.add(
+          "spec.kubernetes.jobLabels and jobAnnotations are not used: local processes have none");
+    }
     if (spec.elastic() != null) {
       notes.add(
           "elastic bounds"

@@ -127,6 +127,8 @@ final class SageMakerPlacements {
     if (!spec.deepspeed().isEmpty()) {
       notes.add("spec.deepspeed is not passed to SageMaker: ship the config in the image");
     }
+    // Trainyard's own tags: job id, attempt, spec hash, team, owner, name.
+    notes.addAll(SageMakerUserTags.of(spec, 6).leftOut());
     if (spot && spec.checkpoint() == null) {
       notes.add("managed spot without spec.checkpoint restarts from scratch when interrupted");
     }

@@ -129,6 +129,8 @@ final class VertexPlacements {
     if (!spec.deepspeed().isEmpty()) {
       notes.add("spec.deepspeed is not passed to Vertex: ship the config in the image");
     }
+    // Trainyard's own labels: job id, attempt, spec hash, team, name.
+    notes.addAll(VertexUserLabels.of(spec, 5).leftOut());
     return notes;
   }
 
