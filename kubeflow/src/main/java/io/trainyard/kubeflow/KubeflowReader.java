@@ -38,14 +38,14 @@ import java.util.stream.Collectors;
  * one form ({@code cpu: 8}, {@code cpu: 500m}).
  */
 public final class KubeflowReader {
-  private static final Set<String> METADATA = Set.of("name", "namespace", "labels", "annotations");
+  private static final Set<String> METADATA =
+      Set.of("name", "generateName", "namespace", "labels", "annotations");
 
   /** The gateway's own labels on every job object; a document's labels under it are replaced. */
   static final String GATEWAY_PREFIX = "trainyard.io/";
 
   private static final Map<String, String> METADATA_REFUSED =
       Map.ofEntries(
-          Map.entry("generateName", "Trainyard needs a fixed name: set metadata.name"),
           Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
           Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"));
 
@@ -181,8 +181,12 @@ public final class KubeflowReader {
     }
     nodes.onlyKnown(meta, "metadata", METADATA, METADATA_REFUSED, "a job's metadata");
     var name = nodes.text(meta.get("name"), "metadata.name");
-    if (name == null) {
-      nodes.findings().refuse("metadata.name", "is required");
+    var generateName = nodes.text(meta.get("generateName"), "metadata.generateName");
+    if (name == null && generateName == null) {
+      nodes.findings().refuse("metadata.name", "is required (or metadata.generateName)");
+    } else if (name != null && generateName != null) {
+      nodes.findings().warn("metadata.generateName", "is not used: metadata.name is set, and wins");
+      generateName = null;
     }
     if (!absent(meta.get("namespace"))) {
       nodes
@@ -193,7 +197,8 @@ public final class KubeflowReader {
                   + meta.get("namespace").asText()
                   + "' is not used: the job runs in its team's namespace");
     }
-    return new ObjectMeta(name, null, Map.of());
+    // A generateName stays one: the gateway makes the name once the document's hash is taken.
+    return new ObjectMeta(name, null, Map.of(), generateName);
   }
 
   /**

@@ -173,7 +173,11 @@ public final class KubeflowWriter {
 
   private static ObjectNode metadata(TrainingJob job, RenderOptions options) {
     var meta = JsonNodeFactory.instance.objectNode();
-    meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    if (options.name() != null || job.metadata().name() != null) {
+      meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    } else {
+      meta.put("generateName", job.metadata().generateName());
+    }
     if (options.namespace() != null) {
       meta.put("namespace", options.namespace());
     }

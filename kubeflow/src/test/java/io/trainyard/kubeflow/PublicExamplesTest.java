@@ -404,6 +404,28 @@ class PublicExamplesTest {
     assertThat(reader.read(writer.write(conversion.job())).job()).isEqualTo(conversion.job());
   }
 
+  @Test
+  void generateNameStaysAPrefixForTheGatewayToComplete() {
+    // As kubectl create users write it (kubectl apply refuses generateName).
+    var document = RefusalsTest.change("pt", "/metadata/name", "~");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) document.get("metadata"))
+        .put("generateName", "bert-imdb-");
+    var job = reader.read(document).job();
+    assertThat(job.metadata().name()).isNull();
+    assertThat(job.metadata().generateName()).isEqualTo("bert-imdb-");
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    assertThat(writer.write(job).at("/metadata/generateName").asText()).isEqualTo("bert-imdb-");
+    assertThat(job.named("x7k2q").metadata().name()).isEqualTo("bert-imdb-x7k2q");
+    assertThat(reader.read(writer.write(job)).job()).isEqualTo(job);
+
+    ((com.fasterxml.jackson.databind.node.ObjectNode) document.get("metadata")).put("name", "b");
+    var both = reader.read(document);
+    assertThat(both.job().metadata().name()).isEqualTo("b");
+    assertThat(both.job().metadata().generateName()).isNull();
+    assertThat(both.warnings())
+        .containsExactly("metadata.generateName: is not used: metadata.name is set, and wins");
+  }
+
   private static List<String> names(JsonNode containers) {
     var names = new java.util.ArrayList<String>();
     containers.forEach(c -> names.add(c.path("name").asText()));

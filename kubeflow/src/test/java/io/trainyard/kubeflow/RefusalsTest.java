@@ -80,8 +80,7 @@ class RefusalsTest {
           pt  | /spec | ~ | spec | is required
           pt  | /metadata/annotations | {owner: 3} | metadata.annotations.owner | must be a string
           pt  | /metadata/finalizers | [example.com/keep] | metadata.finalizers | deleting the job object
-          pt  | /metadata/generateName | bert- | metadata.generateName | fixed name
-          pt  | /metadata/name | ~ | metadata.name | is required
+          pt  | /metadata/name | ~ | metadata.name | is required (or metadata.generateName)
           pt  | /apiVersion | kubeflow.org/v1beta1 | apiVersion | an older version of the Kubeflow job API, which the Training Operator no longer serves and whose spec differs; write apiVersion: kubeflow.org/v1 and the PyTorchJob spec the Training Operator reads (spec.pytorchReplicaSpecs, spec.runPolicy)
           xgb | /apiVersion | xgboostjob.kubeflow.org/v1alpha1 | apiVersion | the archived xgboost-operator, whose jobs the Training Operator now runs as kubeflow.org/v1 XGBoostJob; write apiVersion: kubeflow.org/v1 and the XGBoostJob spec
           mpi | /apiVersion | kubeflow.org/v2beta1 | apiVersion | the MPI Operator's MPIJob, not the Training Operator's; write apiVersion: kubeflow.org/v1

@@ -45,11 +45,25 @@ public final class JobSpecValidator {
   }
 
   private void metadata(ObjectMeta meta, List<FieldError> errors) {
-    if (meta == null || meta.name() == null || meta.name().isBlank()) {
-      errors.add(new FieldError("metadata.name", "is required"));
+    if (meta != null && meta.name() == null && meta.generateName() != null) {
+      // The prefix of a name made later: the whole name must be a DNS-1123 label.
+      var prefix = meta.generateName();
+      if (prefix.length() > MAX_NAME - ObjectMeta.SUFFIX_LENGTH
+          || !DNS1123_LABEL.matcher(prefix + "x").matches()) {
+        errors.add(
+            new FieldError(
+                "metadata.generateName",
+                "must be the start of a DNS-1123 label: lower-case letters, digits and '-',"
+                    + " starting with a letter or digit, at most "
+                    + (MAX_NAME - ObjectMeta.SUFFIX_LENGTH)
+                    + " characters"));
+      }
+    } else if (meta == null || meta.name() == null || meta.name().isBlank()) {
+      errors.add(new FieldError("metadata.name", "is required (or metadata.generateName)"));
       return;
+    } else {
+      dnsLabel("metadata.name", meta.name(), errors);
     }
-    dnsLabel("metadata.name", meta.name(), errors);
     if (meta.team() != null) {
       dnsLabel("metadata.team", meta.team(), errors);
     }

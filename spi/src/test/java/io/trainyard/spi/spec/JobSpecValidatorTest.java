@@ -31,6 +31,8 @@ class JobSpecValidatorTest {
           metadata: {name: -demo}                                      | metadata.name                   | not a DNS-1123 label
           metadata: {name: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa} | metadata.name | at most 63
           metadata: {labels: {a: b}}                                   | metadata.name                   | is required
+          metadata: {generateName: Bert-}                              | metadata.generateName           | start of a DNS-1123 label
+          metadata: {generateName: -bert}                              | metadata.generateName           | start of a DNS-1123 label
           metadata: {name: demo, team: NLP}                            | metadata.team                   | not a DNS-1123 label
           spec.replicas: {master: 0}                                   | spec.replicas.master            | at least 1
           spec.replicas: {master: 1, worker: -2}                       | spec.replicas.worker            | at least 1
@@ -102,6 +104,7 @@ class JobSpecValidatorTest {
           spec.placement: {policy: pinned, backends: [local]}
           spec.roles: {worker: {command: [python3, w.py], resources: {cpus: 2}}}
           metadata: {name: a, team: nlp, labels: {app.kubernetes.io/name: bert}}
+          metadata: {generateName: bert-imdb-}
           """)
   void acceptsValidVariants(String change) {
     assertThat(validator.validate(Specs.parse(apply(change)))).isEmpty();
