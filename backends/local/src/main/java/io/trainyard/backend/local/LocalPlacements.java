@@ -58,6 +58,14 @@ final class LocalPlacements {
     if (spec.needsKubernetes()) {
       reasons.add(kubernetesReason(spec));
     }
+    if (spec.elastic() != null && spec.elastic().hasOwnRendezvous()) {
+      // Sandboxed replicas share a network namespace with nothing but their own loopback.
+      reasons.add(
+          "spec.elastic.rdzvHost: the job meets at its own rendezvous store "
+              + spec.elastic().rdzvHost()
+              + ", which local replicas cannot reach (they have no network beyond their own"
+              + " loopback)");
+    }
     var withoutCommand =
         spec.roleSpecs().stream().filter(r -> r.command().isEmpty()).map(RoleSpec::name).toList();
     if (withoutCommand.size() == spec.roleSpecs().size()) {
@@ -99,10 +107,7 @@ final class LocalPlacements {
       notes.add(
           "elastic bounds"
               + (spec.elastic().metrics() != null ? " and metrics" : "")
-              + " are not used: the local backend runs the replicas asked for"
-              + (spec.elastic().hasOwnRendezvous()
-                  ? ", which rendezvous at " + spec.elastic().rdzvHost()
-                  : ""));
+              + " are not used: the local backend runs the replicas asked for");
     }
     return notes;
   }

@@ -3,7 +3,6 @@ package io.trainyard.backend.local;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trainyard.spi.BackendJob;
-import io.trainyard.spi.spec.Elastic;
 import io.trainyard.spi.spec.Framework;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.RoleSpec;
@@ -106,38 +105,12 @@ final class ReplicaPlanner {
           env.put("PET_NODE_RANK", Integer.toString(rank));
           env.put("PET_MASTER_ADDR", HOST);
           env.put("PET_MASTER_PORT", port);
-          ownRendezvous(spec.elastic(), env);
         }
         result.put(role.name() + "-" + i, env);
         rank++;
       }
     }
     return result;
-  }
-
-  /**
-   * An elastic job whose rendezvous store is the user's own (an etcd, ...) meets there, as the
-   * operator's pods would (its {@code PET_RDZV_*} variables): pointing it at an endpoint of ours
-   * would split it from replicas that rendezvous at the store.
-   */
-  private static void ownRendezvous(Elastic elastic, Map<String, String> env) {
-    if (elastic == null || !elastic.hasOwnRendezvous()) {
-      return;
-    }
-    if (elastic.rdzvBackend() != null) {
-      env.put("PET_RDZV_BACKEND", elastic.rdzvBackend());
-    }
-    env.put(
-        "PET_RDZV_ENDPOINT",
-        elastic.rdzvHost() + (elastic.rdzvPort() == null ? "" : ":" + elastic.rdzvPort()));
-    if (elastic.rdzvId() != null) {
-      env.put("PET_RDZV_ID", elastic.rdzvId());
-    }
-    if (elastic.rdzvConf() != null) {
-      var conf = new ArrayList<String>();
-      elastic.rdzvConf().forEach((key, value) -> conf.add(key + "=" + value));
-      env.put("PET_RDZV_CONF", String.join(",", conf));
-    }
   }
 
   private Map<String, Map<String, String>> tensorflowEnv(List<RoleSpec> roles) {

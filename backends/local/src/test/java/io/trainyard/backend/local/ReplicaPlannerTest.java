@@ -67,25 +67,6 @@ class ReplicaPlannerTest {
   }
 
   @Test
-  void anElasticJobWithItsOwnStoreRendezvousesThere() {
-    var spec =
-        TestJobs.spec(
-            """
-            framework: pytorch
-            command: [torchrun, train.py]
-            replicas: {worker: 2}
-            elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: etcd, rdzvHost: etcd-client,
-                      rdzvPort: 2379, rdzvId: run-7, rdzvConf: {protocol: http, timeout: "900"}}
-            """);
-    var env = planner.plan(TestJobs.job(spec), DIR).replicas().get(1).env();
-    assertThat(env)
-        .containsEntry("PET_RDZV_BACKEND", "etcd")
-        .containsEntry("PET_RDZV_ENDPOINT", "etcd-client:2379")
-        .containsEntry("PET_RDZV_ID", "run-7")
-        .containsEntry("PET_RDZV_CONF", "protocol=http,timeout=900");
-  }
-
-  @Test
   void anElasticJobWithoutItsOwnStoreGetsNoRendezvousEndpoint() {
     var spec =
         TestJobs.spec(
