@@ -95,9 +95,16 @@ public record JobSpec(
     return result;
   }
 
+  // What a role's pods get: job-wide labels and annotations are the job object's, not a role's.
   private KubernetesOptions roleKubernetes(RoleOverride o) {
-    var defaults = kubernetes == null ? KubernetesOptions.NONE : kubernetes;
-    return o.kubernetes() == null ? defaults : o.kubernetes().over(defaults);
+    var defaults =
+        kubernetes == null
+            ? KubernetesOptions.NONE
+            : new KubernetesOptions(kubernetes.podTemplate(), kubernetes.scheduling());
+    return o.kubernetes() == null
+        ? defaults
+        : new KubernetesOptions(o.kubernetes().podTemplate(), o.kubernetes().scheduling())
+            .over(defaults);
   }
 
   @JsonIgnore

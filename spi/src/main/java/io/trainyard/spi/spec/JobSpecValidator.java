@@ -140,7 +140,7 @@ public final class JobSpecValidator {
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
     atMost(
         "spec.processesPerReplica", spec.processesPerReplica(), MAX_PROCESSES_PER_REPLICA, errors);
-    elastic(spec, errors);
+    ElasticValidator.check(spec, errors);
     decimal("spec.estimatedHours", spec.estimatedHours(), InputLimits.MAX_ESTIMATED_HOURS, errors);
     duration("spec.maxRuntime", spec.maxRuntime(), false, errors);
     if (spec.maxRestarts() != null && spec.maxRestarts() < 0) {
@@ -341,70 +341,6 @@ public final class JobSpecValidator {
                 errors.add(new FieldError(at + ".minResources." + name, "must be a quantity"));
               }
             });
-  }
-
-  private void elastic(JobSpec spec, List<FieldError> errors) {
-    var e = spec.elastic();
-    if (e == null) {
-      return;
-    }
-    if (spec.framework() != Framework.PYTORCH) {
-      errors.add(new FieldError("spec.elastic", "is only for pytorch jobs"));
-    }
-    positive("spec.elastic.minReplicas", e.minReplicas(), errors);
-    positive("spec.elastic.maxReplicas", e.maxReplicas(), errors);
-    if (e.minReplicas() != null && e.maxReplicas() != null && e.minReplicas() > e.maxReplicas()) {
-      errors.add(new FieldError("spec.elastic.minReplicas", "must not exceed maxReplicas"));
-    }
-    if (e.maxRestarts() != null && e.maxRestarts() < 0) {
-      errors.add(new FieldError("spec.elastic.maxRestarts", "must be 0 or more"));
-    }
-    if (e.rdzvBackend() != null && e.rdzvBackend().isBlank()) {
-      errors.add(new FieldError("spec.elastic.rdzvBackend", "must not be empty"));
-    }
-    if (e.rdzvHost() != null
-        && !e.rdzvHost().matches("[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\\[[0-9A-Fa-f:.]+]")) {
-      errors.add(
-          new FieldError("spec.elastic.rdzvHost", "must be a host name or IP address, no port"));
-    }
-    if (e.rdzvPort() != null && (e.rdzvPort() < 1 || e.rdzvPort() > 65535)) {
-      errors.add(new FieldError("spec.elastic.rdzvPort", "must be a port, 1 to 65535"));
-    }
-    if (e.rdzvId() != null && e.rdzvId().isBlank()) {
-      errors.add(new FieldError("spec.elastic.rdzvId", "must not be empty"));
-    }
-    if (e.rdzvConf() != null) {
-      e.rdzvConf()
-          .forEach(
-              (key, value) -> {
-                if (key == null || key.isBlank() || key.contains(",") || key.contains("=")) {
-                  errors.add(
-                      new FieldError(
-                          "spec.elastic.rdzvConf", "keys must be set, without ',' or '='"));
-                } else if (value == null || value.contains(",")) {
-                  errors.add(
-                      new FieldError(
-                          "spec.elastic.rdzvConf." + key,
-                          "must be a value without ',' (torchrun splits --rdzv-conf on it)"));
-                }
-              });
-    }
-    if (e.metrics() != null) {
-      for (int i = 0; i < e.metrics().size(); i++) {
-        var metric = e.metrics().get(i);
-        if (metric == null || !(metric.get("type") instanceof String)) {
-          errors.add(
-              new FieldError(
-                  "spec.elastic.metrics[" + i + "]",
-                  "must be a HorizontalPodAutoscaler metric with a type (Resource, Pods, ...)"));
-        }
-      }
-      if (e.maxReplicas() == null) {
-        errors.add(
-            new FieldError(
-                "spec.elastic.maxReplicas", "is required with metrics: the autoscaler's bound"));
-      }
-    }
   }
 
   private void inputs(JobSpec spec, List<FieldError> errors) {
