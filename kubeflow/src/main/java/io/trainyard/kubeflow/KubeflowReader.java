@@ -29,7 +29,17 @@ import java.util.stream.Collectors;
  * is added to every replica's pod template; a {@code spec.cleanPodPolicy} at the top of the spec
  * (the older place) is read as {@code runPolicy.cleanPodPolicy}; fields at the operator's default
  * that Trainyard has no place for ({@code runPolicy.suspend: false}, ...) are left out; a replica
- * type with {@code replicas: 0} is left out; TensorFlow's {@code Master} is read as {@code Chief}.
+ * type with {@code replicas: 0} is left out; TensorFlow's {@code Master} is read as {@code Chief};
+ * a pod template's {@code restartPolicy}, which the operator overwrites with the replica's, is left
+ * out; what a document read back from a cluster or written by a Go client carries besides its
+ * author's fields ({@code status}, {@code metadata.uid}, {@code creationTimestamp: null}, ...) is
+ * left out (see {@link ReadBackFields}); a {@code generateName} next to a {@code name} is left out.
+ *
+ * <p>The job object's {@code metadata.labels} and {@code annotations} become {@code
+ * spec.kubernetes.jobLabels} and {@code jobAnnotations}; a {@code metadata.generateName} without a
+ * name stays one, for the gateway to complete. Refused as a whole, with one error each: an {@code
+ * apiVersion} other than {@code kubeflow.org/v1} (naming what to write), and a template placeholder
+ * left in a value (see {@link TemplatePlaceholders}).
  *
  * <p>Silent normalisations, which change nothing Kubernetes runs: a replica type without {@code
  * replicas} gets the operator's default {@code 1}; {@code requests} equal to {@code limits} are
