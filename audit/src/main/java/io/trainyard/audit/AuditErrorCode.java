@@ -11,6 +11,11 @@ public enum AuditErrorCode {
   BLOB_NOT_FOUND(Category.USER),
   /** The blob store refused or did not answer. */
   SINK_UNAVAILABLE(Category.EXTERNAL),
+  /**
+   * The blob store turned the sink's credentials down (HTTP 401/403, or the token endpoint refused
+   * the key): retrying will not help until the configuration or the grant is fixed.
+   */
+  SINK_ACCESS_DENIED(Category.EXTERNAL),
   /** The configuration of a sink or key is unusable. */
   CONFIG_INVALID(Category.INTERNAL),
   /**

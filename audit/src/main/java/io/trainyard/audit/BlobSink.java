@@ -15,7 +15,9 @@ import java.util.List;
  *
  * <p>Implementations are thread-safe. {@code put} replaces a blob of the same name. Failures are
  * {@link AuditException}s: {@link AuditErrorCode#BLOB_NOT_FOUND} for a missing blob, {@link
- * AuditErrorCode#SINK_UNAVAILABLE} when the store refuses or does not answer.
+ * AuditErrorCode#SINK_ACCESS_DENIED} when the store turns the credentials down, {@link
+ * AuditErrorCode#SINK_UNAVAILABLE} when it refuses otherwise or does not answer. No message names a
+ * credential.
  */
 public interface BlobSink extends AutoCloseable {
   void put(String name, byte[] content);

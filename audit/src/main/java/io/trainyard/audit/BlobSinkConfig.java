@@ -10,11 +10,19 @@ import java.util.Set;
  *   <li>{@code aws-s3}: bucket {@code container}; {@code identity}/{@code credential} are the
  *       access key id and secret; {@code endpoint} for an S3-compatible server (path-style requests
  *       are then used)
- *   <li>{@code google-cloud-storage}: {@code identity} is the service account's e-mail, {@code
- *       credential} its private key PEM
+ *   <li>{@code google-cloud-storage}: {@code credential} is the service account's key file (the
+ *       JSON the Cloud console downloads; {@code identity} may then be left out, and token grants
+ *       go to the key's {@code token_uri}), or its private key PEM with {@code identity} the
+ *       service account's e-mail (grants then go to Google's token endpoint); {@code endpoint} for
+ *       a server of the GCS JSON API other than Google's
  *   <li>{@code azureblob}: {@code identity} is the storage account, {@code credential} its key
+ *       (requests are signed with Shared Key); {@code endpoint} for an emulator or private
+ *       endpoint, path-style with the account as the first path segment, e.g. Azurite's {@code
+ *       http://127.0.0.1:10000/devstoreaccount1}
  *   <li>{@code transient}: in memory, for tests
  * </ul>
+ *
+ * <p>A store that turns the credentials down fails with {@link AuditErrorCode#SINK_ACCESS_DENIED}.
  *
  * @param prefix prepended to every blob name (with a {@code /}); may be empty
  * @param endpoint overrides the provider's endpoint, or null

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.function.Supplier;
 import org.jclouds.ContextBuilder;
+import org.jclouds.azure.storage.config.AuthType;
+import org.jclouds.azure.storage.config.AzureStorageProperties;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
 import org.jclouds.blobstore.domain.Blob;
@@ -16,8 +18,11 @@ import org.jclouds.blobstore.domain.StorageType;
 import org.jclouds.blobstore.options.ListContainerOptions;
 import org.jclouds.blobstore.options.PutOptions;
 import org.jclouds.filesystem.reference.FilesystemConstants;
+import org.jclouds.http.HttpResponseException;
 import org.jclouds.location.reference.LocationConstants;
 import org.jclouds.logging.slf4j.config.SLF4JLoggingModule;
+import org.jclouds.oauth.v2.config.OAuthProperties;
+import org.jclouds.rest.AuthorizationException;
 import org.jclouds.s3.reference.S3Constants;
 
 /**
@@ -40,14 +45,25 @@ public final class JcloudsBlobSink implements BlobSink {
    */
   private static final String S3_REGION = org.jclouds.aws.domain.Region.US_STANDARD;
 
+  /**
+   * The {@code aud} of a service account's token grant: "When making an access token request this
+   * value is always https://oauth2.googleapis.com/token" (Google, "Using OAuth 2.0 for Server to
+   * Server Applications", section "Forming the JWT claim set").
+   */
+  private static final String GOOGLE_TOKEN_AUDIENCE = "https://oauth2.googleapis.com/token";
+
   private final BlobStoreContext context;
   private final BlobStore store;
   private final BlobSinkConfig config;
 
-  private JcloudsBlobSink(BlobStoreContext context, BlobSinkConfig config) {
+  /** The account, access key id or service account, from the config or the key file. */
+  private final String identity;
+
+  private JcloudsBlobSink(BlobStoreContext context, BlobSinkConfig config, String identity) {
     this.context = context;
     this.store = context.getBlobStore();
     this.config = config;
+    this.identity = identity;
   }
 
   /**
@@ -55,12 +71,32 @@ public final class JcloudsBlobSink implements BlobSink {
    *     or the container cannot be created
    */
   public static JcloudsBlobSink open(BlobSinkConfig config) {
+    var properties = overrides(config);
+    var identity = config.identity();
+    var credential = config.credential();
+    if (config.provider().equals("google-cloud-storage")
+        && GoogleServiceAccountKey.isKeyJson(credential)) {
+      var key = GoogleServiceAccountKey.parse(credential);
+      if (identity != null && !identity.isBlank() && !identity.equals(key.clientEmail())) {
+        throw new AuditException(
+            AuditErrorCode.CONFIG_INVALID,
+            "blob sink identity " + identity + " is not the key's client_email");
+      }
+      identity = key.clientEmail();
+      credential = key.privateKeyPem();
+      if (key.tokenUri() != null) {
+        // Where the key says its grants go, as google-auth-library does; the assertion's audience
+        // is the one Google documents for access-token requests, whatever that URI is.
+        properties.setProperty("oauth.endpoint", key.tokenUri());
+        properties.setProperty(OAuthProperties.AUDIENCE, GOOGLE_TOKEN_AUDIENCE);
+      }
+    }
     var builder =
         ContextBuilder.newBuilder(config.provider())
             .modules(List.of(new SLF4JLoggingModule()))
-            .overrides(overrides(config));
-    if (config.identity() != null) {
-      builder.credentials(config.identity(), config.credential());
+            .overrides(properties);
+    if (identity != null) {
+      builder.credentials(identity, credential);
     }
     if (config.endpoint() != null && !config.endpoint().isBlank()) {
       builder.endpoint(config.endpoint());
@@ -75,7 +111,7 @@ public final class JcloudsBlobSink implements BlobSink {
     } catch (IOException | RuntimeException e) {
       throw new AuditException(AuditErrorCode.SINK_UNAVAILABLE, "cannot open " + config, e);
     }
-    var sink = new JcloudsBlobSink(context, config);
+    var sink = new JcloudsBlobSink(context, config, identity);
     try {
       sink.call(() -> sink.ensureContainer());
     } catch (AuditException e) {
@@ -100,6 +136,13 @@ public final class JcloudsBlobSink implements BlobSink {
       properties.setProperty(
           LocationConstants.PROPERTY_REGION + "." + S3_REGION + "." + LocationConstants.ENDPOINT,
           config.endpoint());
+    }
+    if (config.provider().equals("azureblob")) {
+      // Sign with the Shared Key scheme, not jclouds' default Shared Key Lite: Azure accepts both,
+      // Azurite (what the tests run against) only Shared Key, and the signing that is tested
+      // should be the one that runs.
+      properties.setProperty(
+          AzureStorageProperties.AUTH_TYPE, AuthType.AZURE_SHARED_KEY.toString());
     }
     return properties;
   }
@@ -236,10 +279,49 @@ public final class JcloudsBlobSink implements BlobSink {
     } catch (AuditException e) {
       throw e;
     } catch (RuntimeException e) {
-      // jclouds reports HTTP, authorization and container errors as assorted runtime exceptions;
-      // callers only need to know that the store said no. The message carries no credential.
+      var status = deniedStatus(e);
+      if (status != null) {
+        throw new AuditException(
+            AuditErrorCode.SINK_ACCESS_DENIED,
+            "blob store "
+                + config.provider()
+                + " denied "
+                + identity
+                + " access to container "
+                + config.container()
+                + " ("
+                + status
+                + "): check the sink's credentials and their permissions",
+            e);
+      }
+      // jclouds reports HTTP and container errors as assorted runtime exceptions; callers only
+      // need to know that the store said no. jclouds' messages quote the request line as it was
+      // before signing, so neither they nor this one carry a credential.
       throw new AuditException(
           AuditErrorCode.SINK_UNAVAILABLE, "blob store " + config.provider() + ": " + e, e);
     }
+  }
+
+  /**
+   * What said no, if {@code e} (or a cause) is the store or its token endpoint turning the
+   * credentials down; null otherwise.
+   */
+  private static String deniedStatus(Throwable e) {
+    for (var cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof AuthorizationException) {
+        return "authorization refused";
+      }
+      if (cause instanceof HttpResponseException http && http.getResponse() != null) {
+        int code = http.getResponse().getStatusCode();
+        if (code == 401 || code == 403) {
+          return "HTTP " + code + " " + nullToEmpty(http.getResponse().getMessage());
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String nullToEmpty(String text) {
+    return text == null ? "" : text;
   }
 }

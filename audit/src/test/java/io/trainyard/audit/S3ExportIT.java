@@ -2,6 +2,7 @@ package io.trainyard.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.testkit.MotoServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -15,13 +16,19 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(MotoServer.class)
 class S3ExportIT {
   @Test
-  void anExportToS3VerifiesAfterDownloadAndTamperingIsFoundInPlace(
-      MotoServer moto, @TempDir Path dir) throws Exception {
+  void anExportToS3VerifiesAfterDownloadAndTamperingIsFoundInPlace(@TempDir Path dir)
+      throws Exception {
     var signer = ExportFixture.newSigner();
     var chain = new TestChain(signer, 300, 100);
     var config =
         new BlobSinkConfig(
-            "aws-s3", "trainyard-audit-it", "exports/daily", moto.endpoint(), "test", "test", null);
+            "aws-s3",
+            "trainyard-audit-it",
+            "exports/daily",
+            MotoServer.endpoint(),
+            "test",
+            "test",
+            null);
     try (var sink = JcloudsBlobSink.open(config)) {
       var result =
           new AuditExporter(sink, signer)
@@ -52,10 +59,10 @@ class S3ExportIT {
   }
 
   @Test
-  void theSinkPrefixesNamesAndStreamsLogs(MotoServer moto) throws Exception {
+  void theSinkPrefixesNamesAndStreamsLogs() throws Exception {
     var config =
         new BlobSinkConfig(
-            "aws-s3", "trainyard-logs-it", "/logs/", moto.endpoint(), "test", "test", null);
+            "aws-s3", "trainyard-logs-it", "/logs/", MotoServer.endpoint(), "test", "test", null);
     try (var sink = JcloudsBlobSink.open(config)) {
       byte[] log = "epoch 1 loss 0.3\n".repeat(1000).getBytes(StandardCharsets.UTF_8);
       sink.put("job-1/master-0.log", new java.io.ByteArrayInputStream(log), log.length);

@@ -1,8 +1,8 @@
 package io.trainyard.bench;
 
 import io.trainyard.cost.BackendQuote;
-import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.PriceRow;
+import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.Router;
 import io.trainyard.cost.RoutingDecision;
 import io.trainyard.gateway.jobs.SpecReader;
@@ -67,7 +67,9 @@ public class QuoteBenchmark {
 
   @Setup
   public void setUp() {
-    router = new Router(PricingPlugins.discover().priceBook(new BigDecimal("20")), BigDecimal.ONE);
+    var pricing = PricingPlugins.discover();
+    var catalog = pricing.catalog();
+    router = new Router(pricing.priceBook(new BigDecimal("20")), BigDecimal.ONE);
     job = reader.read(spec).job();
     quotes = new ArrayList<>();
     var regions =

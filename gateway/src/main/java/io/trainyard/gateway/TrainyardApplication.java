@@ -219,7 +219,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .lifecycle()
         .addServerLifecycleListener(server -> server.setErrorHandler(new JsonErrorHandler()));
     jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
-    var reader = new SpecReader(config.getMaxSpecBytes());
+    var reader =
+        new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()));
     jersey.register(
         new JobsResource(
             service,

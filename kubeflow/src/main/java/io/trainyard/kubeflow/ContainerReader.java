@@ -149,7 +149,7 @@ final class ContainerReader {
   }
 
   /** Reads env into the two maps; true when a value refers to another variable. */
-  private boolean env(
+  boolean env(
       JsonNode list, String path, Map<String, String> env, Map<String, SecretRef> secretEnv) {
     if (absent(list)) {
       return false;

@@ -261,7 +261,8 @@ public final class KubeflowReader {
             ? null
             : new Cleanup(pods, runPolicy.ttlAfterFinished());
     var kubernetes =
-        new KubernetesOptions(f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations);
+        new KubernetesOptions(
+            f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations, null);
     return new JobSpec(
         kind.framework(),
         f.image(),

@@ -114,6 +114,17 @@ public final class KubeflowWriter {
     if (spec.elastic() != null && framework != Framework.PYTORCH) {
       result.add(new FieldError("spec.elastic", "only a PyTorchJob has an elasticPolicy"));
     }
+    if (spec.kubernetes() != null) {
+      for (var field : spec.kubernetes().trainerOnlyFields()) {
+        result.add(
+            new FieldError(
+                "spec.kubernetes.trainJob." + field,
+                "is the TrainJob's spec."
+                    + field
+                    + ", which a kubeflow.org/v1 job has no place for; run it on a cluster of"
+                    + " flavor trainer-v2"));
+      }
+    }
     var kind = KubeflowKind.of(framework);
     shadowed(spec.kubernetes(), "spec.kubernetes", kind, result);
     spec.roles()

@@ -56,20 +56,56 @@ public final class TrainJobWriter {
    * @param name the object's name; null = the job's {@code metadata.name}
    * @param namespace the object's namespace; null = none written
    * @param labels added to the job's labels, replacing any of the same key
-   * @param runtime the {@code ClusterTrainingRuntime} to run on; required
+   * @param runtime the {@code ClusterTrainingRuntime} to run on when the job names none (a job read
+   *     from a TrainJob keeps its own {@code runtimeRef}, which wins); required
    * @param nodes what to add to every node's pod (one pool, one set of files)
+   * @param podPatches the field the cluster's Trainer reads pod patches from, one of {@link
+   *     #POD_PATCH_FIELDS}; null = {@value #DEFAULT_POD_PATCHES}, the pinned CRD's
    */
   public record Options(
       String name,
       String namespace,
       Map<String, String> labels,
       String runtime,
-      PodAdditions nodes) {
+      PodAdditions nodes,
+      String podPatches) {
     public Options {
       Objects.requireNonNull(runtime, "runtime");
       labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
       nodes = nodes == null ? PodAdditions.NONE : nodes;
+      podPatches = podPatches == null ? DEFAULT_POD_PATCHES : podPatches;
+      TrainJobPodPatches.Style.of(podPatches);
     }
+
+    public Options(
+        String name,
+        String namespace,
+        Map<String, String> labels,
+        String runtime,
+        PodAdditions nodes) {
+      this(name, namespace, labels, runtime, nodes, null);
+    }
+  }
+
+  /**
+   * The names Kubeflow Trainer has given a TrainJob's pod patches: {@code podSpecOverrides} (v2.0),
+   * {@code podTemplateOverrides} (v2.1), {@code runtimePatches} (v2.2 and later).
+   */
+  public static final List<String> POD_PATCH_FIELDS = TrainJobPodPatches.FIELDS;
+
+  /** What the pinned CRD (commit {@code 9b1edb2f}) reads. */
+  public static final String DEFAULT_POD_PATCHES = "podTemplateOverrides";
+
+  /**
+   * The runtime {@code job} runs on with {@code defaultRuntime} as the cluster's: the one it names
+   * in {@code spec.kubernetes.trainJob.runtimeRef} (kept from a TrainJob document), else the
+   * default.
+   */
+  public static String runtimeOf(JobSpec spec, String defaultRuntime) {
+    var ref = spec.kubernetes() == null ? null : spec.kubernetes().trainJob().get("runtimeRef");
+    return ref instanceof Map<?, ?> m && m.get("name") instanceof String name
+        ? name
+        : defaultRuntime;
   }
 
   /**
@@ -78,7 +114,35 @@ public final class TrainJobWriter {
    * such a job with these reasons.
    */
   public static List<FieldError> unsupported(JobSpec spec) {
-    return TrainJobLimits.of(spec);
+    return unsupported(spec, DEFAULT_POD_PATCHES);
+  }
+
+  /**
+   * {@link #unsupported(JobSpec)} on a cluster whose Trainer reads pod patches at {@code field}.
+   */
+  public static List<FieldError> unsupported(JobSpec spec, String podPatches) {
+    var style = TrainJobPodPatches.Style.of(podPatches);
+    var result = new java.util.ArrayList<>(TrainJobLimits.of(spec));
+    if (style == TrainJobPodPatches.Style.RUNTIME_PATCHES) {
+      // Trainer v2.2 (the runtimePatches release, commit 466c97a8) added activeDeadlineSeconds.
+      result.removeIf(e -> e.field().equals("spec.maxRuntime"));
+    }
+    var kept = kept(spec).get("podTemplateOverrides");
+    if (kept instanceof List<?> list) {
+      result.addAll(
+          TrainJobPodPatches.unsupported(
+              list, "spec.kubernetes.trainJob.podTemplateOverrides", style));
+    }
+    if (style == TrainJobPodPatches.Style.POD_SPEC_OVERRIDES && !spec.roleSpecs().isEmpty()) {
+      result.addAll(
+          TrainJobPodPatches.unsupportedInPodTemplate(
+              spec.roleSpecs().get(0).kubernetes().podTemplate(), "spec.kubernetes.podTemplate"));
+    }
+    return result;
+  }
+
+  private static Map<String, Object> kept(JobSpec spec) {
+    return spec.kubernetes() == null ? Map.of() : spec.kubernetes().trainJob();
   }
 
   /**
@@ -88,7 +152,7 @@ public final class TrainJobWriter {
    */
   public ObjectNode write(TrainingJob job, Options options) {
     var spec = job.spec();
-    var problems = unsupported(spec);
+    var problems = unsupported(spec, options.podPatches());
     if (!problems.isEmpty()) {
       throw new KubeflowConversionException(problems);
     }
@@ -99,10 +163,18 @@ public final class TrainJobWriter {
     root.put("kind", KIND);
     root.set("metadata", metadata(job, options));
     var body = root.putObject("spec");
-    body.putObject("runtimeRef")
-        .put("name", options.runtime())
-        .put("apiGroup", RUNTIME_API_GROUP)
-        .put("kind", RUNTIME_KIND);
+    var kept = kept(spec);
+    if (kept.get("runtimeRef") instanceof Map<?, ?> ref) {
+      body.set("runtimeRef", PodTemplateTrees.toTree(cast(ref)));
+    } else {
+      body.putObject("runtimeRef")
+          .put("name", options.runtime())
+          .put("apiGroup", RUNTIME_API_GROUP)
+          .put("kind", RUNTIME_KIND);
+    }
+    if (kept.get("initializer") instanceof Map<?, ?> initializer) {
+      body.set("initializer", PodTemplateTrees.toTree(cast(initializer)));
+    }
     var podTemplate = PodTemplateTrees.toTree(node.kubernetes().podTemplate());
     var carried = frameworkContainer(podTemplate);
     var trainer = trainer(spec, node, carried);
@@ -114,10 +186,40 @@ public final class TrainJobWriter {
         .forEach(
             (name, value) ->
                 trainer.withArray("env").addObject().put("name", name).put("value", value));
+    var style = TrainJobPodPatches.Style.of(options.podPatches());
+    // Trainer v2.2 moved spec.labels and spec.annotations (the JobSet's) into runtime patches.
+    var jobSet = JsonNodeFactory.instance.objectNode();
+    for (var field : List.of("labels", "annotations")) {
+      if (kept.get(field) instanceof Map<?, ?> map) {
+        jobSet.set(field, PodTemplateTrees.toTree(cast(map)));
+      }
+    }
+    if (style != TrainJobPodPatches.Style.RUNTIME_PATCHES) {
+      body.setAll(jobSet);
+    }
+    var patches = new java.util.ArrayList<ObjectNode>();
     if (override != null) {
-      body.putArray("podTemplateOverrides").add(override);
+      patches.add(override);
+    }
+    if (kept.get("podTemplateOverrides") instanceof List<?> list) {
+      list.forEach(e -> patches.add(PodTemplateTrees.toTree(cast((Map<?, ?>) e))));
+    }
+    var written = TrainJobPodPatches.write(patches, style, jobSet);
+    if (!written.isEmpty()) {
+      body.set(style.field(), written);
+    }
+    if (style == TrainJobPodPatches.Style.RUNTIME_PATCHES) {
+      spec.maxRuntimeDuration().ifPresent(d -> body.put("activeDeadlineSeconds", d.toSeconds()));
+    }
+    if (kept.get("managedBy") instanceof String managedBy) {
+      body.put("managedBy", managedBy);
     }
     return root;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cast(Map<?, ?> map) {
+    return (Map<String, Object>) map;
   }
 
   private static ObjectNode metadata(TrainingJob job, Options options) {

@@ -1,7 +1,9 @@
 package io.trainyard.spi;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.trainyard.spi.spec.Framework;
 import java.math.BigDecimal;
+import java.util.Map;
 
 /**
  * The fields every backend configuration block has. Blocks are polymorphic by {@code type:}; the
@@ -22,4 +24,14 @@ public interface BackendConfig {
 
   /** A negotiated discount, applied last to every price of this backend; 0 when none. */
   BigDecimal discountPct();
+
+  /**
+   * Kubeflow Trainer runtimes this backend's cluster declares beyond Trainer's built-in ones, by
+   * name, with the framework each runs. The gateway accepts a submitted TrainJob whose {@code
+   * spec.runtimeRef.name} is a built-in runtime or one that some configured backend declares here.
+   * Empty for backends that run no Kubeflow Trainer (the default).
+   */
+  default Map<String, Framework> trainerRuntimes() {
+    return Map.of();
+  }
 }

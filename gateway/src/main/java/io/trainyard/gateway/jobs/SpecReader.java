@@ -15,11 +15,16 @@ import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.kubeflow.KubeflowConversionException;
 import io.trainyard.kubeflow.KubeflowDocuments;
 import io.trainyard.kubeflow.KubeflowReader;
+import io.trainyard.kubeflow.TrainJobReader;
+import io.trainyard.kubeflow.TrainerRuntimes;
+import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.Framework;
 import io.trainyard.spi.spec.JobSpecValidator;
 import io.trainyard.spi.spec.TrainingJob;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
@@ -35,11 +40,55 @@ public final class SpecReader {
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
   private final KubeflowReader kubeflow = new KubeflowReader();
+  private final TrainJobReader trainJobs;
   private final JobSpecValidator validator = new JobSpecValidator();
   private final int maxBytes;
 
+  /** A reader whose TrainJobs may name Kubeflow Trainer's built-in runtimes only. */
   public SpecReader(int maxBytes) {
+    this(maxBytes, TrainerRuntimes.builtIn());
+  }
+
+  /** A reader whose TrainJobs may name {@code runtimes} (see {@link #runtimesOf}). */
+  public SpecReader(int maxBytes, TrainerRuntimes runtimes) {
     this.maxBytes = maxBytes;
+    this.trainJobs = new TrainJobReader(runtimes);
+  }
+
+  /**
+   * Trainer's built-in runtimes and every runtime a configured backend declares ({@link
+   * BackendConfig#trainerRuntimes()}): a submitted TrainJob may name any of them, and each backend
+   * then says whether it has the one named.
+   *
+   * @throws IllegalArgumentException two backends declare one runtime with different frameworks
+   */
+  public static TrainerRuntimes runtimesOf(List<BackendConfig> backends) {
+    var declared = new LinkedHashMap<String, Framework>();
+    var by = new LinkedHashMap<String, String>();
+    for (var backend : backends) {
+      backend
+          .trainerRuntimes()
+          .forEach(
+              (name, framework) -> {
+                var earlier = declared.putIfAbsent(name, framework);
+                if (earlier != null && earlier != framework) {
+                  throw new IllegalArgumentException(
+                      "backends: runtime "
+                          + name
+                          + " runs "
+                          + earlier
+                          + " on "
+                          + by.get(name)
+                          + " but "
+                          + framework
+                          + " on "
+                          + backend.id()
+                          + "; a TrainJob naming it must mean one framework");
+                }
+                by.putIfAbsent(name, backend.id());
+              });
+    }
+    return TrainerRuntimes.with(declared);
   }
 
   /** The body's bytes, refusing it (413) once it passes the limit, without reading the rest. */
@@ -68,9 +117,10 @@ public final class SpecReader {
 
   /**
    * Parses and validates a {@code trainyard.io/v1} TrainingJob, or converts a {@code
-   * kubeflow.org/v1} PyTorchJob, TFJob, MPIJob or XGBoostJob. JSON or YAML whatever the content
-   * type says; one document per body; YAML anchors resolved, aliases to anchors that hold aliases
-   * refused (they could expand without bound).
+   * kubeflow.org/v1} PyTorchJob, TFJob, MPIJob or XGBoostJob, or a Kubeflow Trainer {@code
+   * trainer.kubeflow.org/v1alpha1} TrainJob. JSON or YAML whatever the content type says; one
+   * document per body; YAML anchors resolved, aliases to anchors that hold aliases refused (they
+   * could expand without bound).
    *
    * @throws ApiException 400 when the body does not parse, 422 when it is not a valid job
    */
@@ -84,9 +134,10 @@ public final class SpecReader {
     if (tree == null || !tree.isObject()) {
       throw ApiException.field(ErrorCode.MALFORMED, "body", "must be an object (a job document)");
     }
-    if (KubeflowReader.isKubeflowDocument(tree)) {
+    if (KubeflowReader.isKubeflowDocument(tree) || TrainJobReader.isTrainJobDocument(tree)) {
       try {
-        var conversion = kubeflow.read(tree);
+        var conversion =
+            TrainJobReader.isTrainJobDocument(tree) ? trainJobs.read(tree) : kubeflow.read(tree);
         return new ParsedJob(validated(conversion.job()), conversion.warnings());
       } catch (KubeflowConversionException e) {
         throw invalid(e.errors());

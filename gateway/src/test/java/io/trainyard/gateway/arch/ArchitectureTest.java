@@ -21,6 +21,12 @@ class ArchitectureTest {
           // The backends' test-jars (their test servers, for the gateway's tests) are test code
           // too.
           .withImportOption(location -> !location.contains("-tests.jar"))
+          // So is the test kit, though its classes are in its src/main (the jar in a repository,
+          // target/classes in a reactor build).
+          .withImportOption(
+              location ->
+                  !location.contains("/trainyard-testkit-")
+                      && !location.contains("/testkit/target/"))
           .importPackages("io.trainyard");
 
   @org.junit.jupiter.api.Test
@@ -32,7 +38,19 @@ class ArchitectureTest {
             "io.trainyard.cost",
             "io.trainyard.auth",
             "io.trainyard.backend.local",
-            "io.trainyard.gateway");
+            "io.trainyard.gateway")
+        .doesNotContain("io.trainyard.testkit");
+  }
+
+  /** The test kit is test code: only tests may use it, whatever its jar's scope says. */
+  @org.junit.jupiter.api.Test
+  void noMainCodeDependsOnTheTestKit() {
+    (noClasses()
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.trainyard.testkit..")
+            .as("no main code depends on io.trainyard.testkit"))
+        .check(CLASSES);
   }
 
   @org.junit.jupiter.api.Test

@@ -2,9 +2,9 @@ package io.trainyard.gateway.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trainyard.gateway.testing.MutableClock;
 import io.trainyard.gateway.testing.TestDatabase;
 import io.trainyard.spi.JobState;
+import io.trainyard.testkit.MutableClock;
 import java.math.BigDecimal;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.spec.Framework;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,80 @@ class SpecReaderTest {
       """;
 
   private final SpecReader reader = new SpecReader(64 * 1024);
+
+  private static final String TRAIN_JOB =
+      """
+      apiVersion: trainer.kubeflow.org/v1alpha1
+      kind: TrainJob
+      metadata: {name: mnist}
+      spec:
+        runtimeRef: {name: RUNTIME}
+        trainer: {image: docker.io/kubeflow/pytorch-mnist:v1, numNodes: 2}
+      """;
+
+  @Test
+  void aTrainJobIsReadOnTheRuntimesItsClustersDeclare() {
+    var job = reader.read(bytes(TRAIN_JOB.replace("RUNTIME", "torch-distributed"))).job();
+    assertThat(job.spec().replicas()).containsEntry("master", 1).containsEntry("worker", 1);
+    var site = TRAIN_JOB.replace("RUNTIME", "torch-site");
+    assertThatThrownBy(() -> reader.read(bytes(site)))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SPEC);
+              assertThat(e.errors().get(0).field()).isEqualTo("spec.runtimeRef.name");
+            });
+    var declaring =
+        new SpecReader(
+            64 * 1024,
+            SpecReader.runtimesOf(
+                java.util.List.of(
+                    backend("a", java.util.Map.of("torch-site", Framework.PYTORCH)))));
+    assertThat(declaring.read(bytes(site)).job().spec().framework()).isEqualTo(Framework.PYTORCH);
+  }
+
+  @Test
+  void twoClustersMayNotGiveOneRuntimeTwoFrameworks() {
+    var backends =
+        java.util.List.of(
+            backend("a", java.util.Map.of("site", Framework.PYTORCH)),
+            backend("b", java.util.Map.of("site", Framework.MPI)));
+    assertThatThrownBy(() -> SpecReader.runtimesOf(backends))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "backends: runtime site runs pytorch on a but mpi on b; a TrainJob naming it must mean"
+                + " one framework");
+  }
+
+  /** A backend block that declares Trainer runtimes, as a trainer-v2 Kubernetes block does. */
+  private static BackendConfig backend(String id, java.util.Map<String, Framework> runtimes) {
+    return new BackendConfig() {
+      @Override
+      public String id() {
+        return id;
+      }
+
+      @Override
+      public String region() {
+        return "us-east-1";
+      }
+
+      @Override
+      public boolean hipaaEligible() {
+        return false;
+      }
+
+      @Override
+      public java.math.BigDecimal discountPct() {
+        return java.math.BigDecimal.ZERO;
+      }
+
+      @Override
+      public java.util.Map<String, Framework> trainerRuntimes() {
+        return runtimes;
+      }
+    };
+  }
 
   @Test
   void readsYamlAndJson() {

@@ -136,6 +136,17 @@ public final class JobSpecValidator {
       scheduling(spec.kubernetes().scheduling(), errors);
       labels("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
       annotations("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
+      spec.kubernetes().trainJob().keySet().stream()
+          .filter(k -> !KubernetesOptions.TRAIN_JOB_FIELDS.contains(k))
+          .forEach(
+              k ->
+                  errors.add(
+                      new FieldError(
+                          "spec.kubernetes.trainJob." + k,
+                          "is not a TrainJob field Trainyard carries; one of "
+                              + String.join(
+                                  ", ",
+                                  new java.util.TreeSet<>(KubernetesOptions.TRAIN_JOB_FIELDS)))));
     }
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
     atMost(
@@ -194,6 +205,12 @@ public final class JobSpecValidator {
                     new FieldError(
                         at + ".kubernetes.jobAnnotations",
                         "is job-wide: set spec.kubernetes.jobAnnotations instead"));
+              }
+              if (o.kubernetes() != null && !o.kubernetes().trainJob().isEmpty()) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.trainJob",
+                        "is job-wide: set spec.kubernetes.trainJob instead"));
               }
             });
   }

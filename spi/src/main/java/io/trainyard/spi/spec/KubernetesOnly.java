@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * What in a spec only Kubernetes backends can do: PersistentVolumeClaim volumes, pod template
- * fields, gang scheduling. Managed platforms reject a placement with these reasons, worded for the
- * quote table.
+ * fields, gang scheduling, the parts of a Kubeflow Trainer TrainJob kept for a Trainer cluster.
+ * Managed platforms reject a placement with these reasons, worded for the quote table.
  */
 public final class KubernetesOnly {
   private KubernetesOnly() {}
@@ -30,6 +30,14 @@ public final class KubernetesOnly {
           "spec.kubernetes.podTemplate sets "
               + String.join(", ", podKeys)
               + ", which only Kubernetes backends can honour");
+    }
+    var trainer =
+        spec.kubernetes() == null ? List.<String>of() : spec.kubernetes().trainerOnlyFields();
+    if (!trainer.isEmpty()) {
+      reasons.add(
+          "spec.kubernetes.trainJob carries the TrainJob's "
+              + String.join(", ", trainer)
+              + ", which only a Kubeflow Trainer cluster (flavor trainer-v2) can honour");
     }
     if (gang) {
       reasons.add(

@@ -32,18 +32,38 @@ import java.util.Map;
  * not make a job Kubernetes-only: managed backends map labels to their own tags where they can and
  * say what they leave out.
  *
+ * <p>{@code trainJob} holds, as the document's own trees, the parts of a Kubeflow Trainer {@code
+ * TrainJob} ({@code trainer.kubeflow.org/v1alpha1}) that the spec has no field for, so that a
+ * cluster running Kubeflow Trainer renders them back: keys named as the TrainJob's {@code spec}
+ * fields ({@link #TRAIN_JOB_FIELDS}). {@code runtimeRef} only says which runtime to run on (the
+ * spec's framework already says what runs); every other key can be honoured by a Kubeflow Trainer
+ * cluster only, and any other backend rejects the job with that reason.
+ *
  * @param podTemplate the pod-template fields above; never null
  * @param scheduling gang scheduling; job-wide, so only meaningful at {@code spec.kubernetes}
  * @param jobLabels labels of the job object, in order; never null; job-wide
  * @param jobAnnotations annotations of the job object, in order; never null; job-wide
+ * @param trainJob TrainJob parts (see above); never null; job-wide, so only at {@code
+ *     spec.kubernetes}
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record KubernetesOptions(
     Map<String, Object> podTemplate,
     Scheduling scheduling,
     Map<String, String> jobLabels,
-    Map<String, String> jobAnnotations) {
+    Map<String, String> jobAnnotations,
+    Map<String, Object> trainJob) {
   public static final KubernetesOptions NONE = new KubernetesOptions(null, null);
+
+  /** The TrainJob {@code spec} fields {@code trainJob} may hold. */
+  public static final java.util.Set<String> TRAIN_JOB_FIELDS =
+      java.util.Set.of(
+          "runtimeRef",
+          "initializer",
+          "labels",
+          "annotations",
+          "managedBy",
+          "podTemplateOverrides");
 
   public KubernetesOptions {
     podTemplate = podTemplate == null ? Map.of() : copy(podTemplate);
@@ -53,11 +73,12 @@ public record KubernetesOptions(
         jobAnnotations == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(jobAnnotations));
+    trainJob = trainJob == null ? Map.of() : copy(trainJob);
   }
 
   /** Pod-template fields and gang scheduling. */
   public KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
-    this(podTemplate, scheduling, null, null);
+    this(podTemplate, scheduling, null, null, null);
   }
 
   /** Pod-template fields only. */
@@ -65,20 +86,38 @@ public record KubernetesOptions(
     this(podTemplate, null);
   }
 
+  /**
+   * The {@code trainJob} keys that only a Kubeflow Trainer cluster can honour (all but {@code
+   * runtimeRef}), in the document's order.
+   */
+  @JsonIgnore
+  public java.util.List<String> trainerOnlyFields() {
+    return trainJob.keySet().stream().filter(k -> !k.equals("runtimeRef")).toList();
+  }
+
   private static Map<String, Object> copy(Map<String, Object> tree) {
     // Jackson may hand us nulls inside the tree, which Map.copyOf refuses; order is the user's.
     return Collections.unmodifiableMap(new LinkedHashMap<>(tree));
   }
 
+  /** Nothing at all: no pod fields, gang scheduling, job labels or annotations, TrainJob parts. */
   @JsonIgnore
   public boolean isEmpty() {
-    return !needsKubernetes() && jobLabels.isEmpty() && jobAnnotations.isEmpty();
+    return !needsKubernetes()
+        && jobLabels.isEmpty()
+        && jobAnnotations.isEmpty()
+        && trainJob.isEmpty();
   }
 
-  /** True when these options ask for what only Kubernetes can do (pod fields, gang scheduling). */
+  /**
+   * True when these options ask for what only Kubernetes (or only Kubeflow Trainer) can do: pod
+   * fields, gang scheduling, TrainJob parts other than the runtime's name.
+   */
   @JsonIgnore
   public boolean needsKubernetes() {
-    return !podTemplate.isEmpty() || (scheduling != null && !scheduling.isEmpty());
+    return !podTemplate.isEmpty()
+        || (scheduling != null && !scheduling.isEmpty())
+        || !trainerOnlyFields().isEmpty();
   }
 
   /** These options over {@code defaults}: top-level podTemplate keys replace the defaults' keys. */
@@ -92,6 +131,7 @@ public record KubernetesOptions(
         merged,
         scheduling != null ? scheduling : defaults.scheduling,
         jobLabels.isEmpty() ? defaults.jobLabels : jobLabels,
-        jobAnnotations.isEmpty() ? defaults.jobAnnotations : jobAnnotations);
+        jobAnnotations.isEmpty() ? defaults.jobAnnotations : jobAnnotations,
+        trainJob.isEmpty() ? defaults.trainJob : trainJob);
   }
 }

@@ -36,6 +36,31 @@ public record RoleSpec(
     kubernetes = kubernetes == null ? KubernetesOptions.NONE : kubernetes;
   }
 
+  /**
+   * Which of the fields that make up a container this role runs differently from {@code other}
+   * ({@code image}, {@code command}, {@code args}, {@code env}, {@code secretEnv}), in that order;
+   * empty when both run the same container. For platforms that run one container on every node.
+   */
+  public List<String> containerDifferences(RoleSpec other) {
+    var differs = new java.util.ArrayList<String>();
+    if (!Objects.equals(image, other.image)) {
+      differs.add("image");
+    }
+    if (!command.equals(other.command)) {
+      differs.add("command");
+    }
+    if (!args.equals(other.args)) {
+      differs.add("args");
+    }
+    if (!env.equals(other.env)) {
+      differs.add("env");
+    }
+    if (!secretEnv.equals(other.secretEnv)) {
+      differs.add("secretEnv");
+    }
+    return differs;
+  }
+
   /** A role with no Kubernetes-only options. */
   public RoleSpec(
       String name,

@@ -38,6 +38,7 @@ final class TextFieldsValidator {
       tree("spec.kubernetes.podTemplate", spec.kubernetes().podTemplate(), errors);
       tree("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
       tree("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
+      tree("spec.kubernetes.trainJob", spec.kubernetes().trainJob(), errors);
       var s = spec.kubernetes().scheduling();
       if (s != null) {
         line("spec.kubernetes.scheduling.queue", s.queue(), errors);

@@ -62,6 +62,8 @@ class JobSpecValidatorTest {
           spec.roles: {worker: {env: {T: x}, secretEnv: {T: {secret: s, key: k}}}} | spec.roles.worker.secretEnv.T | also set in env
           spec.roles: {worker: {kubernetes: {scheduling: {queue: q}}}}  | spec.roles.worker.kubernetes.scheduling | job-wide
           spec.kubernetes: {scheduling: {minAvailable: 0}}             | spec.kubernetes.scheduling.minAvailable | at least 1
+          spec.kubernetes: {trainJob: {runtime: torch}}                | spec.kubernetes.trainJob.runtime | not a TrainJob field Trainyard carries; one of annotations, initializer
+          spec.roles: {worker: {kubernetes: {trainJob: {managedBy: x}}}} | spec.roles.worker.kubernetes.trainJob | job-wide
           spec.kubernetes: {scheduling: {priorityClass: High_Prio}}    | spec.kubernetes.scheduling.priorityClass | PriorityClass name
           spec.kubernetes: {scheduling: {scheduleTimeoutSeconds: 0}}   | spec.kubernetes.scheduling.scheduleTimeoutSeconds | at least 1
           spec.cleanup: {ttlAfterFinished: soon}                       | spec.cleanup.ttlAfterFinished   | not a duration

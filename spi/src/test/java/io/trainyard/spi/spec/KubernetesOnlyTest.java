@@ -43,4 +43,43 @@ class KubernetesOnlyTest {
                 + " can honour",
             "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");
   }
+
+  @Test
+  void aTrainJobsRuntimeAloneRunsAnywhereItsOtherPartsOnlyOnTrainer() {
+    var runtimeOnly =
+        Specs.parse(
+            """
+            apiVersion: trainyard.io/v1
+            kind: TrainingJob
+            metadata: {name: tj}
+            spec:
+              framework: pytorch
+              image: i
+              replicas: {master: 1}
+              kubernetes: {trainJob: {runtimeRef: {name: torch-distributed}}}
+            """);
+    assertThat(KubernetesOnly.reasons(runtimeOnly.spec())).isEmpty();
+    assertThat(runtimeOnly.spec().needsKubernetes()).isFalse();
+
+    var withInitializer =
+        Specs.parse(
+            """
+            apiVersion: trainyard.io/v1
+            kind: TrainingJob
+            metadata: {name: tj}
+            spec:
+              framework: pytorch
+              image: i
+              replicas: {master: 1}
+              kubernetes:
+                trainJob:
+                  runtimeRef: {name: torch-distributed}
+                  initializer: {dataset: {storageUri: 'hf://x/y'}}
+            """);
+    assertThat(KubernetesOnly.reasons(withInitializer.spec()))
+        .containsExactly(
+            "spec.kubernetes.trainJob carries the TrainJob's initializer, which only a Kubeflow"
+                + " Trainer cluster (flavor trainer-v2) can honour");
+    assertThat(withInitializer.spec().needsKubernetes()).isTrue();
+  }
 }

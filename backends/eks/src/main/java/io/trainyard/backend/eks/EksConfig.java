@@ -6,10 +6,12 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.backend.kubernetes.ClusterSettings;
 import io.trainyard.backend.kubernetes.NodePool;
 import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.spec.Framework;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -28,7 +30,8 @@ import java.util.regex.Pattern;
  *   discountPct: 0
  *   eksEndpoint: https://eks.us-east-1.amazonaws.com      # optional: a VPC endpoint of EKS
  *   stsEndpoint: https://sts.us-east-1.amazonaws.com      # optional: a VPC endpoint of STS
- *   flavor: kubeflow-v1
+ *   flavor: kubeflow-v1                       # or trainer-v2, with trainerRuntime, and optionally
+ *                                             # runtimes and trainerPodPatches as in type: kubernetes
  *   kueueQueue: team-queue                    # optional
  *   admissionTimeout: 10m
  *   feeUsdPerHour: 0.10                       # default 0.10: the EKS control plane, standard support
@@ -62,7 +65,9 @@ public record EksConfig(
     String kueueQueue,
     String admissionTimeout,
     BigDecimal feeUsdPerHour,
-    List<NodePool> nodePools)
+    List<NodePool> nodePools,
+    Map<String, String> runtimes,
+    String trainerPodPatches)
     implements BackendConfig {
 
   /**
@@ -113,9 +118,19 @@ public record EksConfig(
     admissionTimeout =
         admissionTimeout == null || admissionTimeout.isBlank() ? "10m" : admissionTimeout;
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
+    runtimes = runtimes == null ? Map.of() : Map.copyOf(runtimes);
     // Checks every cluster field now, so a bad block fails when the configuration is read.
     settings(
-        id, region, flavor, trainerRuntime, kueueQueue, admissionTimeout, feeUsdPerHour, nodePools);
+        id,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   /**
@@ -139,7 +154,9 @@ public record EksConfig(
       @JsonProperty("kueueQueue") String kueueQueue,
       @JsonProperty("admissionTimeout") String admissionTimeout,
       @JsonProperty("feeUsdPerHour") BigDecimal feeUsdPerHour,
-      @JsonProperty("nodePools") List<NodePool> nodePools) {
+      @JsonProperty("nodePools") List<NodePool> nodePools,
+      @JsonProperty("runtimes") Map<String, String> runtimes,
+      @JsonProperty("trainerPodPatches") String trainerPodPatches) {
     if (clusterName != null && cluster != null) {
       throw new IllegalArgumentException(
           "clusterName: give clusterName or cluster (the same field), not both");
@@ -158,13 +175,29 @@ public record EksConfig(
         kueueQueue,
         admissionTimeout,
         feeUsdPerHour,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   /** The cluster part of this block, with the catalog provider fixed to {@code aws}. */
   public ClusterSettings settings() {
     return settings(
-        id, region, flavor, trainerRuntime, kueueQueue, admissionTimeout, feeUsdPerHour, nodePools);
+        id,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        nodePools,
+        runtimes,
+        trainerPodPatches);
+  }
+
+  @Override
+  public Map<String, Framework> trainerRuntimes() {
+    return settings().declaredRuntimes();
   }
 
   private static ClusterSettings settings(
@@ -175,7 +208,9 @@ public record EksConfig(
       String kueueQueue,
       String admissionTimeout,
       BigDecimal feeUsdPerHour,
-      List<NodePool> nodePools) {
+      List<NodePool> nodePools,
+      Map<String, String> runtimes,
+      String trainerPodPatches) {
     return ClusterSettings.fromBlock(
         id,
         region,
@@ -185,7 +220,9 @@ public record EksConfig(
         admissionTimeout,
         feeUsdPerHour,
         PROVIDER,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   /** The EKS endpoint override, if the block sets one. */

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.trainyard.backend.kubernetes.CrudApiServer;
-import io.trainyard.backend.kubernetes.TestClock;
 import io.trainyard.backend.kubernetes.TestJobs;
-import io.trainyard.backend.sagemaker.MotoServer;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.TrainingBackend;
+import io.trainyard.testkit.MotoServer;
+import io.trainyard.testkit.MutableClock;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +48,7 @@ class EksBackendIT {
   }
 
   @TempDir Path dataDir;
-  private final TestClock clock = new TestClock();
+  private final MutableClock clock = new MutableClock();
   private final AtomicReference<EksClusterEndpoint> described = new AtomicReference<>();
   private CrudApiServer cluster;
   private String clusterName;

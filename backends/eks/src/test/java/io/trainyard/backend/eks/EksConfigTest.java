@@ -39,6 +39,19 @@ class EksConfigTest {
   }
 
   @Test
+  void aTrainerBlockDeclaresItsRuntimesAndPodPatches() throws Exception {
+    var config =
+        read(
+            MINIMAL
+                + "clusterName: ml-prod\n"
+                + "flavor: trainer-v2\ntrainerRuntime: torch-distributed\n"
+                + "runtimes: {torch-efa: pytorch}\ntrainerPodPatches: podSpecOverrides\n");
+    assertThat(config.trainerRuntimes())
+        .containsExactly(java.util.Map.entry("torch-efa", io.trainyard.spi.spec.Framework.PYTORCH));
+    assertThat(config.settings().effectivePodPatches()).isEqualTo("podSpecOverrides");
+  }
+
+  @Test
   void aMinimalBlockGetsTheEksFeeAndAwsPricing() throws Exception {
     var config = read(MINIMAL + "clusterName: ml-prod\n");
 

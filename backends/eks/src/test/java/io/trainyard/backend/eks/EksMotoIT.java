@@ -3,12 +3,12 @@ package io.trainyard.backend.eks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainyard.backend.kubernetes.TestClock;
 import io.trainyard.backend.kubernetes.TestJobs;
-import io.trainyard.backend.sagemaker.MotoServer;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
+import io.trainyard.testkit.MotoServer;
+import io.trainyard.testkit.MutableClock;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.sts.StsClient;
 @ExtendWith(MotoServer.class)
 class EksMotoIT {
   @TempDir Path dataDir;
-  private final TestClock clock = new TestClock();
+  private final MutableClock clock = new MutableClock();
 
   @BeforeAll
   static void credentials() {

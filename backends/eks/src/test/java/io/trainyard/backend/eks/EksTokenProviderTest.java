@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.trainyard.backend.kubernetes.TestClock;
+import io.trainyard.testkit.MutableClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +17,8 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.sts.model.StsException;
 
 class EksTokenProviderTest {
-  private final TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+  private final MutableClock clock =
+      new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
 
   private EksTokenProvider provider(AwsCredentialsProvider credentials) {
     var generator =

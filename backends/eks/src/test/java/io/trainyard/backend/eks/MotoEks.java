@@ -1,6 +1,6 @@
 package io.trainyard.backend.eks;
 
-import io.trainyard.backend.sagemaker.MotoServer;
+import io.trainyard.testkit.MotoServer;
 import java.net.URI;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;

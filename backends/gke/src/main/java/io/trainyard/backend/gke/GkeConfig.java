@@ -6,12 +6,14 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.backend.kubernetes.ClusterSettings;
 import io.trainyard.backend.kubernetes.NodePool;
 import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.spec.Framework;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -40,6 +42,7 @@ import java.util.regex.Pattern;
  *   feeUsdPerHour: 0.10                   # default: GKE's cluster management fee
  *   kueueQueue: team-queue
  *   admissionTimeout: 10m
+ *   # flavor: trainer-v2 with trainerRuntime, runtimes, trainerPodPatches as in type: kubernetes
  *   nodePools:
  *     - {name: t4, instanceType: n1-standard-8, accelerator: {gpuType: nvidia-t4, gpus: 1}, maxNodes: 10}
  * }</pre>
@@ -78,7 +81,9 @@ public record GkeConfig(
     String admissionTimeout,
     BigDecimal feeUsdPerHour,
     String provider,
-    List<NodePool> nodePools)
+    List<NodePool> nodePools,
+    Map<String, String> runtimes,
+    String trainerPodPatches)
     implements BackendConfig {
 
   /**
@@ -138,6 +143,7 @@ public record GkeConfig(
     provider = PROVIDER;
     feeUsdPerHour = feeUsdPerHour == null ? MANAGEMENT_FEE_USD_PER_HOUR : feeUsdPerHour;
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
+    runtimes = runtimes == null ? Map.of() : Map.copyOf(runtimes);
     checkReach(project, cluster, containerEndpoint, endpoint, caCertificate, kubeconfig, context);
     if (endpoint == null
         && kubeconfig == null
@@ -158,7 +164,9 @@ public record GkeConfig(
         admissionTimeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   private static void checkReach(
@@ -278,7 +286,9 @@ public record GkeConfig(
       @JsonProperty("admissionTimeout") String admissionTimeout,
       @JsonProperty("feeUsdPerHour") BigDecimal feeUsdPerHour,
       @JsonProperty("provider") String provider,
-      @JsonProperty("nodePools") List<NodePool> nodePools) {
+      @JsonProperty("nodePools") List<NodePool> nodePools,
+      @JsonProperty("runtimes") Map<String, String> runtimes,
+      @JsonProperty("trainerPodPatches") String trainerPodPatches) {
     return new GkeConfig(
         id,
         region,
@@ -299,7 +309,9 @@ public record GkeConfig(
         admissionTimeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   /** The cluster part of this block, shared with the {@code kubernetes} and {@code eks} blocks. */
@@ -313,7 +325,14 @@ public record GkeConfig(
         admissionTimeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
+  }
+
+  @Override
+  public Map<String, Framework> trainerRuntimes() {
+    return settings().declaredRuntimes();
   }
 
   /**

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainyard.backend.kubernetes.CrudApiServer;
-import io.trainyard.backend.kubernetes.TestClock;
 import io.trainyard.backend.kubernetes.TestJobs;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendConfig;
@@ -15,6 +14,7 @@ import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.TrainingBackend;
+import io.trainyard.testkit.MutableClock;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +50,7 @@ class GkeBackendIT {
   @TempDir Path dir;
   private FakeGoogleTokenEndpoint google;
   private CrudApiServer cluster;
-  private TestClock clock;
+  private MutableClock clock;
   private Path keyFile;
   private final List<TrainingBackend> opened = new ArrayList<>();
 
@@ -58,7 +58,7 @@ class GkeBackendIT {
   void start() {
     google = new FakeGoogleTokenEndpoint();
     cluster = new CrudApiServer(true);
-    clock = new TestClock();
+    clock = new MutableClock();
     keyFile = google.writeKey(dir.resolve("trainyard-gke.json"));
   }
 

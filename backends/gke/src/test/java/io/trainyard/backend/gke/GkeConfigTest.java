@@ -37,6 +37,19 @@ class GkeConfigTest {
           + POOLS;
 
   @Test
+  void aTrainerBlockDeclaresItsRuntimesAndPodPatches() throws IOException {
+    var config =
+        bind(
+            MINIMAL
+                + "flavor: trainer-v2\ntrainerRuntime: torch-distributed\n"
+                + "runtimes: {torch-tpu-free: pytorch}\ntrainerPodPatches: runtimePatches\n");
+    assertThat(config.trainerRuntimes())
+        .containsExactly(
+            java.util.Map.entry("torch-tpu-free", io.trainyard.spi.spec.Framework.PYTORCH));
+    assertThat(config.settings().effectivePodPatches()).isEqualTo("runtimePatches");
+  }
+
+  @Test
   void aMinimalBlockTakesGkesDefaults() throws IOException {
     var config = bind(MINIMAL);
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainyard.backend.kubernetes.CrudApiServer;
-import io.trainyard.backend.kubernetes.TestClock;
+import io.trainyard.testkit.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 class GkeTokenProviderIT {
   @TempDir Path dir;
   private FakeGoogleTokenEndpoint google;
-  private TestClock clock;
+  private MutableClock clock;
   private GkeTokenProvider tokens;
 
   @BeforeEach
   void start() {
     google = new FakeGoogleTokenEndpoint();
-    clock = new TestClock();
+    clock = new MutableClock();
     var credentials = GkeCredentials.fromKeyFile(google.writeKey(dir.resolve("sa.json")));
     tokens =
         new GkeTokenProvider(

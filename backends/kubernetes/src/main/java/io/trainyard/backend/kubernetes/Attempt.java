@@ -1,6 +1,7 @@
 package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainyard.spi.BackendException;
 import io.trainyard.spi.ExternalRef;
 import java.util.Map;
 
@@ -16,8 +17,10 @@ public record Attempt(JobKind kind, String namespace, String name) {
     var kind = JobKind.fromKind(ref.attributes().getOrDefault(KIND, ""));
     var namespace = ref.attributes().get(NAMESPACE);
     if (kind.isEmpty() || namespace == null) {
-      throw new IllegalArgumentException(
-          "not a reference to a Kubeflow job or TrainJob: " + ref.name() + " " + ref.attributes());
+      // Through status, cancel or logs: typed, so the gateway sees a lost object, not a crash.
+      throw new BackendException.NotFound(
+          "not a reference to a Kubeflow job or TrainJob: " + ref.name() + " " + ref.attributes(),
+          null);
     }
     return new Attempt(kind.get(), namespace, ref.name());
   }

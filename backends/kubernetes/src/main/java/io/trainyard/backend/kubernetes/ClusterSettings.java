@@ -1,10 +1,16 @@
 package io.trainyard.backend.kubernetes;
 
+import io.trainyard.kubeflow.TrainJobWriter;
+import io.trainyard.kubeflow.TrainerRuntimes;
+import io.trainyard.spi.spec.Framework;
 import io.trainyard.spi.spec.Quantities;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -25,6 +31,12 @@ import java.util.Set;
  *     null when there is none
  * @param provider the price catalog's provider for pools without {@code usdPerNodeHour}: {@code
  *     aws} (EC2 rows), {@code gcp} (GCE rows) or {@code onprem} (every pool operator-priced)
+ * @param runtimes with {@code trainer-v2}: runtimes the cluster has beyond Kubeflow Trainer's
+ *     built-in ones ({@link TrainerRuntimes}), by name, with the framework each runs; a submitted
+ *     TrainJob may name them
+ * @param trainerPodPatches with {@code trainer-v2}: where the cluster's Trainer reads a TrainJob's
+ *     pod patches: {@code podSpecOverrides} (v2.0), {@code podTemplateOverrides} (v2.1, the
+ *     default: the pinned CRD's) or {@code runtimePatches} (v2.2 and later)
  */
 public record ClusterSettings(
     String backendId,
@@ -35,7 +47,9 @@ public record ClusterSettings(
     Duration admissionTimeout,
     BigDecimal feeUsdPerHour,
     String provider,
-    List<NodePool> nodePools) {
+    List<NodePool> nodePools,
+    Map<String, Framework> runtimes,
+    String trainerPodPatches) {
 
   public static final String KUBEFLOW_V1 = "kubeflow-v1";
   public static final String TRAINER_V2 = "trainer-v2";
@@ -49,7 +63,72 @@ public record ClusterSettings(
     provider = provider == null || provider.isBlank() ? "onprem" : provider;
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
     trainerRuntime = trainerRuntime == null || trainerRuntime.isBlank() ? null : trainerRuntime;
+    runtimes =
+        runtimes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(runtimes));
+    trainerPodPatches =
+        trainerPodPatches == null || trainerPodPatches.isBlank() ? null : trainerPodPatches;
     check(flavor, trainerRuntime, admissionTimeout, feeUsdPerHour, provider, nodePools);
+    checkTrainer(flavor, runtimes, trainerPodPatches);
+  }
+
+  private static void checkTrainer(
+      String flavor, Map<String, Framework> runtimes, String trainerPodPatches) {
+    if (!flavor.equals(TRAINER_V2) && (!runtimes.isEmpty() || trainerPodPatches != null)) {
+      throw new IllegalArgumentException(
+          (runtimes.isEmpty() ? "trainerPodPatches" : "runtimes")
+              + " applies only to flavor "
+              + TRAINER_V2);
+    }
+    runtimes.forEach(
+        (name, framework) -> {
+          if (name.isBlank() || framework == null) {
+            throw new IllegalArgumentException(
+                "runtimes: each entry is a runtime name and its framework (pytorch, mpi, ...)");
+          }
+        });
+    if (trainerPodPatches != null && !TrainJobWriter.POD_PATCH_FIELDS.contains(trainerPodPatches)) {
+      throw new IllegalArgumentException(
+          "trainerPodPatches must be one of "
+              + String.join(", ", TrainJobWriter.POD_PATCH_FIELDS)
+              + ", not "
+              + trainerPodPatches);
+    }
+  }
+
+  /**
+   * The runtimes a TrainJob sent to this cluster may name beyond Trainer's built-in ones: the
+   * declared {@code runtimes} and the cluster's own {@code trainerRuntime} (Trainyard renders only
+   * PyTorch jobs as TrainJobs, so that runtime runs torch); empty unless {@code trainer-v2}.
+   */
+  public Map<String, Framework> declaredRuntimes() {
+    if (!rendersTrainJobs()) {
+      return Map.of();
+    }
+    var all = new LinkedHashMap<String, Framework>();
+    if (!TrainerRuntimes.isBuiltIn(trainerRuntime)) {
+      all.put(trainerRuntime, Framework.PYTORCH);
+    }
+    all.putAll(runtimes);
+    return Collections.unmodifiableMap(all);
+  }
+
+  /**
+   * The framework of runtime {@code name} on this cluster; empty when the cluster has none such.
+   */
+  public java.util.Optional<Framework> runtimeFramework(String name) {
+    if (!rendersTrainJobs()) {
+      return java.util.Optional.empty();
+    }
+    var declared = declaredRuntimes().get(name);
+    if (declared != null) {
+      return java.util.Optional.of(declared);
+    }
+    return TrainerRuntimes.builtIn().find(name).map(TrainerRuntimes.Runtime::framework);
+  }
+
+  /** Where this cluster's Trainer reads pod patches (see the record's doc). */
+  public String effectivePodPatches() {
+    return trainerPodPatches == null ? TrainJobWriter.DEFAULT_POD_PATCHES : trainerPodPatches;
   }
 
   private static void check(
@@ -126,6 +205,48 @@ public record ClusterSettings(
       BigDecimal feeUsdPerHour,
       String provider,
       List<NodePool> nodePools) {
+    return fromBlock(
+        id,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        null,
+        null);
+  }
+
+  /**
+   * {@link #fromBlock(String, String, String, String, String, String, BigDecimal, String, List)}
+   * with a {@code trainer-v2} block's {@code runtimes} ({@code name: framework}, as written) and
+   * {@code trainerPodPatches}.
+   */
+  public static ClusterSettings fromBlock(
+      String id,
+      String region,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools,
+      Map<String, String> runtimes,
+      String trainerPodPatches) {
+    var frameworks = new LinkedHashMap<String, Framework>();
+    if (runtimes != null) {
+      runtimes.forEach(
+          (name, framework) -> {
+            try {
+              frameworks.put(name, Framework.fromWireName(framework));
+            } catch (IllegalArgumentException e) {
+              throw new IllegalArgumentException("runtimes." + name + ": " + e.getMessage(), e);
+            }
+          });
+    }
     Duration timeout;
     try {
       timeout =
@@ -144,7 +265,9 @@ public record ClusterSettings(
         timeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        frameworks,
+        trainerPodPatches);
   }
 
   /** Whether jobs render as Kubeflow Trainer TrainJobs rather than training-operator v1 jobs. */

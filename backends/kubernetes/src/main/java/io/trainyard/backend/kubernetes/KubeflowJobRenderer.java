@@ -133,7 +133,8 @@ final class KubeflowJobRenderer {
             namespace(job),
             labels(job),
             cluster.trainerRuntime(),
-            pods.get(first));
+            pods.get(first),
+            cluster.effectivePodPatches());
     var tree = new TrainJobWriter().write(spec, options);
     objectLabels(job.spec(), tree);
     return tree;

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.spec.Framework;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code type: kubernetes} configuration block: any cluster reached by a kubeconfig, or the
@@ -22,6 +24,8 @@ import java.util.List;
  *   discountPct: 0
  *   flavor: kubeflow-v1                              # or trainer-v2 (TrainJob)
  *   trainerRuntime: torch-distributed                # trainer-v2: the ClusterTrainingRuntime
+ *   runtimes: {torch-h100: pytorch}                  # trainer-v2: runtimes beyond Trainer's own
+ *   trainerPodPatches: podTemplateOverrides          # trainer-v2: or podSpecOverrides, runtimePatches
  *   kueueQueue: team-queue                           # optional
  *   admissionTimeout: 10m
  *   feeUsdPerHour: 0.10                              # optional cluster fee, shared by nodes
@@ -43,7 +47,9 @@ public record KubernetesConfig(
     String admissionTimeout,
     BigDecimal feeUsdPerHour,
     String provider,
-    List<NodePool> nodePools)
+    List<NodePool> nodePools,
+    Map<String, String> runtimes,
+    String trainerPodPatches)
     implements BackendConfig {
 
   public KubernetesConfig {
@@ -57,6 +63,7 @@ public record KubernetesConfig(
     admissionTimeout =
         admissionTimeout == null || admissionTimeout.isBlank() ? "10m" : admissionTimeout;
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
+    runtimes = runtimes == null ? Map.of() : Map.copyOf(runtimes);
     if (discountPct.signum() < 0 || discountPct.compareTo(BigDecimal.valueOf(100)) > 0) {
       throw new IllegalArgumentException("discountPct must be between 0 and 100");
     }
@@ -70,7 +77,9 @@ public record KubernetesConfig(
         admissionTimeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   /**
@@ -91,7 +100,9 @@ public record KubernetesConfig(
       @JsonProperty("admissionTimeout") String admissionTimeout,
       @JsonProperty("feeUsdPerHour") BigDecimal feeUsdPerHour,
       @JsonProperty("provider") String provider,
-      @JsonProperty("nodePools") List<NodePool> nodePools) {
+      @JsonProperty("nodePools") List<NodePool> nodePools,
+      @JsonProperty("runtimes") Map<String, String> runtimes,
+      @JsonProperty("trainerPodPatches") String trainerPodPatches) {
     return new KubernetesConfig(
         id,
         region,
@@ -105,7 +116,9 @@ public record KubernetesConfig(
         admissionTimeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
   }
 
   /** The cluster part of this block, which the EKS and GKE blocks share. */
@@ -119,7 +132,14 @@ public record KubernetesConfig(
         admissionTimeout,
         feeUsdPerHour,
         provider,
-        nodePools);
+        nodePools,
+        runtimes,
+        trainerPodPatches);
+  }
+
+  @Override
+  public Map<String, Framework> trainerRuntimes() {
+    return settings().declaredRuntimes();
   }
 
   /** The kubeconfig file, if the block names one; else the client's own discovery applies. */

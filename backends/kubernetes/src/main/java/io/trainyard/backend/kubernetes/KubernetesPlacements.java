@@ -46,10 +46,16 @@ final class KubernetesPlacements {
   Proposals propose(JobSpec spec) {
     var unsupported =
         cluster.rendersTrainJobs()
-            ? TrainJobWriter.unsupported(spec)
+            ? TrainJobWriter.unsupported(spec, cluster.effectivePodPatches())
             : KubeflowWriter.unsupported(spec);
     if (!unsupported.isEmpty()) {
       return rejected(unsupported.stream().map(e -> e.field() + ": " + e.message()).toList());
+    }
+    if (cluster.rendersTrainJobs()) {
+      var runtime = runtimeProblem(spec);
+      if (runtime != null) {
+        return rejected(List.of(runtime));
+      }
     }
     var pools = new PoolCatalog(cluster, shapes, spec.effectivePlacement().effectiveSpot());
     var roles = pricedRoles(spec);
@@ -108,6 +114,39 @@ final class KubernetesPlacements {
                         r.kubernetes())
                     : r)
         .toList();
+  }
+
+  /**
+   * Why this trainer-v2 cluster cannot run the runtime {@code spec} names (kept from a submitted
+   * TrainJob), or null when it can.
+   */
+  private String runtimeProblem(JobSpec spec) {
+    var runtime = TrainJobWriter.runtimeOf(spec, cluster.trainerRuntime());
+    var framework = cluster.runtimeFramework(runtime).orElse(null);
+    var field = "spec.kubernetes.trainJob.runtimeRef.name (the TrainJob's spec.runtimeRef.name)";
+    if (framework == null) {
+      return field
+          + ": "
+          + cluster.backendId()
+          + " has no runtime '"
+          + runtime
+          + "': it runs Kubeflow Trainer's built-in runtimes"
+          + (cluster.declaredRuntimes().isEmpty()
+              ? ""
+              : " and " + String.join(", ", cluster.declaredRuntimes().keySet()));
+    }
+    if (framework != spec.framework()) {
+      return field
+          + ": on "
+          + cluster.backendId()
+          + " runtime '"
+          + runtime
+          + "' runs "
+          + framework
+          + ", not "
+          + spec.framework();
+    }
+    return null;
   }
 
   /** Pools a replica of {@code role} fits on; CPU-only roles stay off GPU nodes when they can. */

@@ -8,6 +8,7 @@ import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.BackendStatus;
 import io.trainyard.spi.ExternalRef;
+import io.trainyard.testkit.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ abstract class CrudServerTest {
 
   @TempDir Path dataDir;
   CrudApiServer cluster;
-  TestClock clock;
+  MutableClock clock;
   FakeTrainingOperator operator;
   KubernetesBackend backend;
   private final List<KubernetesBackend> opened = new ArrayList<>();
@@ -41,7 +42,7 @@ abstract class CrudServerTest {
   @BeforeEach
   void startServer() {
     cluster = new CrudApiServer();
-    clock = new TestClock();
+    clock = new MutableClock();
     operator = new FakeTrainingOperator(cluster.client(), clock);
     backend = newBackend();
   }

@@ -20,13 +20,18 @@ import java.util.Map;
  * jobsStatus} lists the runtime's replicated job {@code node} with its child Jobs' counts. Also
  * creates the JobSet's pods with JobSet's and the Job controller's labels, for log tests.
  */
-final class FakeTrainerController {
+public final class FakeTrainerController {
   private final KubernetesClient client;
   private final Clock clock;
 
-  FakeTrainerController(KubernetesClient client, Clock clock) {
+  public FakeTrainerController(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
+  }
+
+  /** The attempt object {@code namespace/name} of a TrainJob, for tests of other modules. */
+  public static Attempt trainJob(String namespace, String name) {
+    return new Attempt(JobKind.TRAIN_JOB, namespace, name);
   }
 
   /** What the controller writes while Kueue holds the TrainJob ({@code spec.suspend: true}). */
@@ -44,11 +49,11 @@ final class FakeTrainerController {
   }
 
   /** The JobSet exists and its node Job has {@code active} pods running or pending. */
-  void running(Attempt at) {
+  public void running(Attempt at) {
     update(at, status -> jobs(status, 1, 0, 0, 1, 0));
   }
 
-  void complete(Attempt at) {
+  public void complete(Attempt at) {
     update(
         at,
         status -> {
@@ -114,7 +119,7 @@ final class FakeTrainerController {
         .delete();
   }
 
-  GenericKubernetesResource get(Attempt at) {
+  public GenericKubernetesResource get(Attempt at) {
     return client
         .genericKubernetesResources(KubeflowJobApi.context(at.kind()))
         .inNamespace(at.namespace())

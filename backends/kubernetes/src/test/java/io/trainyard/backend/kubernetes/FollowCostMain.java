@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.ExternalRef;
+import io.trainyard.testkit.MutableClock;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -39,7 +40,7 @@ public final class FollowCostMain {
     int resyncMillis = args.length > 2 ? Integer.parseInt(args[2]) : 2000;
     var dataDir = Files.createTempDirectory("follow-cost");
     try (var cluster = new CrudApiServer()) {
-      var clock = new TestClock();
+      var clock = new MutableClock();
       var operator = new FakeTrainingOperator(cluster.client(), clock);
       var refs = runningJobs(cluster, operator, jobs);
       // The server records every request with its body: drop the set-up's before measuring.

@@ -1,26 +1,17 @@
 package io.trainyard.backend.kubernetes;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.spec.JobSpec;
-import io.trainyard.spi.spec.JobSpecValidator;
-import io.trainyard.spi.spec.TrainingJob;
+import io.trainyard.testkit.TestSpecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /** Specs and config blocks for tests, read from YAML the way the gateway reads them. */
 public final class TestJobs {
-  public static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory())
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  public static final ObjectMapper YAML = TestSpecs.YAML;
 
   /** The block of issue 4, as an operator writes it (kubeconfig left out: tests hand a client). */
   public static final String ONPREM_A =
@@ -65,16 +56,7 @@ public final class TestJobs {
 
   /** A valid spec from the body of {@code spec:}; checked by the validator. */
   public static JobSpec spec(String specYaml) {
-    var yaml =
-        "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
-            + specYaml.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
-    try {
-      var job = YAML.readValue(yaml, TrainingJob.class);
-      assertThat(new JobSpecValidator().validate(job)).as("spec errors").isEmpty();
-      return job.spec();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestSpecs.spec(specYaml);
   }
 
   public static KubernetesConfig config(String yaml) {
@@ -104,11 +86,6 @@ public final class TestJobs {
 
   /** A random lower-case ULID-shaped id. */
   public static String newJobId() {
-    var chars = "0123456789abcdefghjkmnpqrstvwxyz";
-    var id = new StringBuilder("01");
-    for (int i = 0; i < 24; i++) {
-      id.append(chars.charAt(ThreadLocalRandom.current().nextInt(chars.length())));
-    }
-    return id.toString();
+    return TestSpecs.newJobId();
   }
 }

@@ -340,8 +340,19 @@ public final class LocalBackend implements TrainingBackend {
     if (!isOurs(ref)) {
       throw new BackendException.NotFound(ref.name() + " is not an attempt of " + id(), null);
     }
-    return attempt(ref.name())
-        .orElseThrow(() -> new BackendException.NotFound("no local attempt " + ref.name(), null));
+    var attempt =
+        attempt(ref.name())
+            .orElseThrow(
+                () -> new BackendException.NotFound("no local attempt " + ref.name(), null));
+    if (!Files.isDirectory(attempt.files().dir())) {
+      // Removed behind the backend's back: gone, as a deleted Kubernetes object is, so the
+      // gateway ends the job as lost instead of trusting what this backend remembered.
+      if (attempt.isTerminal()) {
+        attempts.remove(ref.name(), attempt);
+      }
+      throw new BackendException.NotFound("local attempt " + ref.name() + " was removed", null);
+    }
+    return attempt;
   }
 
   private boolean isOurs(ExternalRef ref) {

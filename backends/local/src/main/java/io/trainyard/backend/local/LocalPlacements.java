@@ -5,6 +5,7 @@ import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.KubernetesOnly;
 import io.trainyard.spi.spec.RoleSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -55,9 +56,9 @@ final class LocalPlacements {
     if (spec.totalGpus() > 0) {
       reasons.add("the local backend has no GPUs");
     }
-    if (spec.needsKubernetes()) {
-      reasons.add(kubernetesReason(spec));
-    }
+    // Every Kubernetes-only feature, each in its own words (PVCs, pod-template fields, gang
+    // scheduling, a TrainJob's initializer or pod patches).
+    reasons.addAll(KubernetesOnly.reasons(spec));
     if (spec.elastic() != null && spec.elastic().hasOwnRendezvous()) {
       // Sandboxed replicas share a network namespace with nothing but their own loopback.
       reasons.add(
@@ -78,15 +79,6 @@ final class LocalPlacements {
               + " runs commands, not images");
     }
     return reasons;
-  }
-
-  private static String kubernetesReason(JobSpec spec) {
-    if (!spec.volumes().isEmpty()) {
-      return "spec.volumes mounts PersistentVolumeClaims, which only Kubernetes backends can do";
-    }
-    return "spec.kubernetes.podTemplate sets "
-        + String.join(", ", spec.kubernetes().podTemplate().keySet())
-        + ", which only Kubernetes backends can honour";
   }
 
   private static List<String> notes(JobSpec spec) {

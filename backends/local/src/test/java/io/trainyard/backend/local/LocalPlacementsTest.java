@@ -122,6 +122,22 @@ class LocalPlacementsTest {
   }
 
   @Test
+  void aPodTemplateOfOneRoleOnlyIsRejectedToo() {
+    var roleOnly =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [python3, train.py]
+            replicas: {master: 1, worker: 1}
+            roles: {worker: {kubernetes: {podTemplate: {tolerations: [{key: gpu, operator: Exists}]}}}}
+            """);
+    assertThat(reasons(roleOnly))
+        .singleElement()
+        .asString()
+        .contains("spec.kubernetes.podTemplate sets tolerations", "only Kubernetes");
+  }
+
+  @Test
   void aJobWithoutACommandIsRejected() {
     var spec =
         TestJobs.spec(

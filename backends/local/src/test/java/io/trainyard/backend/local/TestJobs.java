@@ -1,27 +1,19 @@
 package io.trainyard.backend.local;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.spec.JobSpec;
-import io.trainyard.spi.spec.JobSpecValidator;
 import io.trainyard.spi.spec.TrainingJob;
+import io.trainyard.testkit.TestSpecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /** Jobs for tests, read from YAML the way the gateway reads them and checked by the validator. */
 final class TestJobs {
-  static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory())
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  static final ObjectMapper YAML = TestSpecs.YAML;
 
   /** The repository root, where examples/ lives (tests run in backends/local). */
   static final Path REPO_ROOT = Path.of("../..").toAbsolutePath().normalize();
@@ -33,11 +25,8 @@ final class TestJobs {
    * backend only records it, so one is added when the YAML has none.
    */
   static JobSpec spec(String specYaml) {
-    var body = specYaml.contains("image:") ? specYaml : "image: python:3.11-slim\n" + specYaml;
-    var yaml =
-        "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
-            + body.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
-    return parse(yaml).spec();
+    return TestSpecs.spec(
+        specYaml.contains("image:") ? specYaml : "image: python:3.11-slim\n" + specYaml);
   }
 
   /**
@@ -45,25 +34,11 @@ final class TestJobs {
    * not validated.
    */
   static JobSpec unvalidatedSpec(String specYaml) {
-    var body = "image: python:3.11-slim\n" + specYaml;
-    var yaml =
-        "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
-            + body.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
-    try {
-      return YAML.readValue(yaml, TrainingJob.class).spec();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestSpecs.unvalidatedSpec("image: python:3.11-slim\n" + specYaml);
   }
 
   static TrainingJob parse(String yaml) {
-    try {
-      var job = YAML.readValue(yaml, TrainingJob.class);
-      assertThat(new JobSpecValidator().validate(job)).as("spec errors").isEmpty();
-      return job;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestSpecs.parse(yaml);
   }
 
   static TrainingJob file(Path path) {
@@ -84,11 +59,6 @@ final class TestJobs {
 
   /** A random lower-case ULID-shaped id. */
   static String newJobId() {
-    var chars = "0123456789abcdefghjkmnpqrstvwxyz";
-    var id = new StringBuilder("01");
-    for (int i = 0; i < 24; i++) {
-      id.append(chars.charAt(ThreadLocalRandom.current().nextInt(chars.length())));
-    }
-    return id.toString();
+    return TestSpecs.newJobId();
   }
 }

@@ -6,15 +6,14 @@ import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
+import io.trainyard.spi.ShapeFit;
+import io.trainyard.spi.ShapeFit.Need;
 import io.trainyard.spi.spec.JobSpec;
-import io.trainyard.spi.spec.Quantities;
 import io.trainyard.spi.spec.RoleSpec;
 import io.trainyard.spi.spec.SpotPolicy;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -26,12 +25,6 @@ import java.util.Optional;
 final class SageMakerPlacements {
   static final String PROVIDER = "aws";
   static final String SERVICE = "sagemaker";
-
-  private static final Comparator<InstanceShape> SMALLEST_FIRST =
-      Comparator.comparingInt(InstanceShape::gpus)
-          .thenComparingDouble(InstanceShape::vcpus)
-          .thenComparingDouble(InstanceShape::memoryGiB)
-          .thenComparing(InstanceShape::instanceType);
 
   private final SageMakerConfig config;
   private final InstanceShapes shapes;
@@ -136,79 +129,14 @@ final class SageMakerPlacements {
   }
 
   private List<InstanceShape> fitting(Need need) {
-    return known().stream().filter(need::fits).sorted(SMALLEST_FIRST).toList();
+    return ShapeFit.fitting(need, known());
   }
 
   private String whyNothingFits(Need need) {
-    var known = known();
-    var unknown = unknownTypes();
-    var suffix =
-        unknown.isEmpty()
-            ? ""
-            : " (no shape known for "
-                + String.join(", ", unknown)
-                + " in "
-                + config.region()
-                + ": declare vcpus and memoryGiB in instanceTypes)";
-    if (need.gpus() > 0) {
-      var withType = known.stream().filter(need::gpuTypeMatches).toList();
-      if (withType.isEmpty()) {
-        return "no ml.* type of "
-            + config.id()
-            + " has "
-            + need.gpuWords()
-            + " (types: "
-            + describe(known.stream().filter(s -> s.gpus() > 0).toList())
-            + ")"
-            + suffix;
-      }
-      var most = withType.stream().max(Comparator.comparingInt(InstanceShape::gpus)).get();
-      if (most.gpus() < need.gpus()) {
-        return "no ml.* type has "
-            + need.gpus()
-            + " "
-            + need.gpuWords()
-            + " per instance; the most is "
-            + most.gpus()
-            + " ("
-            + most.instanceType()
-            + ")"
-            + suffix;
-      }
-    }
-    var kind = need.gpus() > 0 ? "with those GPUs" : "without GPUs";
-    var size = fmt(need.cpus()) + " vCPUs";
-    if (need.memoryGiB() > 0) {
-      size += " and " + fmt(need.memoryGiB()) + " GiB";
-    }
-    return "no ml.* type "
-        + kind
-        + " has "
-        + size
-        + " for one replica (types: "
-        + describe(known.stream().filter(s -> (s.gpus() > 0) == (need.gpus() > 0)).toList())
-        + ")"
-        + suffix;
-  }
-
-  private static String describe(List<InstanceShape> shapes) {
-    if (shapes.isEmpty()) {
-      return "none";
-    }
-    return String.join(
-        ", ",
-        shapes.stream()
-            .sorted(SMALLEST_FIRST)
-            .map(
-                s ->
-                    s.instanceType()
-                        + " "
-                        + fmt(s.vcpus())
-                        + " vCPUs "
-                        + fmt(s.memoryGiB())
-                        + " GiB"
-                        + (s.gpus() > 0 ? " " + s.gpus() + "x " + s.gpuType() : ""))
-            .toList());
+    var words =
+        new ShapeFit.Words(
+            "ml.* type", "types", "instance", " in " + config.region(), "instanceTypes");
+    return ShapeFit.whyNothingFits(config.id(), need, known(), unknownTypes(), words);
   }
 
   private List<InstanceShape> known() {
@@ -250,44 +178,5 @@ final class SageMakerPlacements {
 
   private Rejection rejection(String reason) {
     return new Rejection(config.id(), reason);
-  }
-
-  private static String fmt(double d) {
-    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
-  }
-
-  /** What the largest replica of any role needs, since every instance has the same type. */
-  record Need(int gpus, List<String> gpuTypes, double cpus, double memoryGiB) {
-    static Need of(List<RoleSpec> roles) {
-      var types = new LinkedHashSet<String>();
-      int gpus = 0;
-      double cpus = 0;
-      double memory = 0;
-      for (var role : roles) {
-        var r = role.resources();
-        gpus = Math.max(gpus, r.gpuCount());
-        cpus = Math.max(cpus, r.cpuCount());
-        memory = Math.max(memory, r.memory() == null ? 0 : Quantities.gib(r.memory()));
-        if (r.gpuCount() > 0 && r.gpuType() != null) {
-          types.add(r.gpuType().toLowerCase(Locale.ROOT));
-        }
-      }
-      return new Need(gpus, List.copyOf(types), cpus, memory);
-    }
-
-    boolean gpuTypeMatches(InstanceShape shape) {
-      return shape.gpus() > 0
-          && (gpuTypes.isEmpty() || gpuTypes.get(0).equalsIgnoreCase(shape.gpuType()));
-    }
-
-    /** CPU-only jobs are not offered GPU instances: nobody wants to pay for idle GPUs. */
-    boolean fits(InstanceShape shape) {
-      var gpusFit = gpus == 0 ? shape.gpus() == 0 : gpuTypeMatches(shape) && shape.gpus() >= gpus;
-      return gpusFit && shape.vcpus() >= cpus && shape.memoryGiB() >= memoryGiB;
-    }
-
-    String gpuWords() {
-      return gpuTypes.isEmpty() ? "GPUs" : gpuTypes.get(0) + " GPUs";
-    }
   }
 }

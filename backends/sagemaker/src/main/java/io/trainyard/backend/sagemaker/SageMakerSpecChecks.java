@@ -6,8 +6,6 @@ import io.trainyard.spi.spec.RoleSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -66,12 +64,7 @@ final class SageMakerSpecChecks {
     }
     var first = roles.get(0);
     for (var role : roles.subList(1, roles.size())) {
-      var differs = new ArrayList<String>();
-      differ(first, role, RoleSpec::image, "image", differs);
-      differ(first, role, RoleSpec::command, "command", differs);
-      differ(first, role, RoleSpec::args, "args", differs);
-      differ(first, role, RoleSpec::env, "env", differs);
-      differ(first, role, RoleSpec::secretEnv, "secretEnv", differs);
+      var differs = first.containerDifferences(role);
       if (!differs.isEmpty()) {
         reasons.add(
             "SageMaker runs one container definition on every instance, but roles "
@@ -81,13 +74,6 @@ final class SageMakerSpecChecks {
                 + " differ in "
                 + String.join(", ", differs));
       }
-    }
-  }
-
-  private static void differ(
-      RoleSpec a, RoleSpec b, Function<RoleSpec, Object> field, String name, List<String> out) {
-    if (!Objects.equals(field.apply(a), field.apply(b))) {
-      out.add(name);
     }
   }
 

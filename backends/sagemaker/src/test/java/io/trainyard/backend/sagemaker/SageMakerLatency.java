@@ -3,6 +3,7 @@ package io.trainyard.backend.sagemaker;
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendJob;
+import io.trainyard.testkit.MotoServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Arrays;

@@ -6,6 +6,7 @@ import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.LogLine;
 import io.trainyard.spi.LogQuery;
+import io.trainyard.testkit.MotoServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

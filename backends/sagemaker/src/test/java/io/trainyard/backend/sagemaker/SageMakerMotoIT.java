@@ -11,6 +11,7 @@ import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogLine;
 import io.trainyard.spi.LogQuery;
+import io.trainyard.testkit.MotoServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

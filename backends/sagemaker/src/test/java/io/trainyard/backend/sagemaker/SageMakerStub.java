@@ -33,6 +33,8 @@ public final class SageMakerStub implements AutoCloseable {
   private final Map<String, JsonNode> tags = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final List<Call> calls = new CopyOnWriteArrayList<>();
+  private final Set<String> seenStopping = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopsOnItsOwn;
 
   /** What one call received: the operation ({@code CreateTrainingJob}) and its JSON body. */
   public record Call(String operation, JsonNode body) {}
@@ -84,6 +86,21 @@ public final class SageMakerStub implements AutoCloseable {
     create(body);
   }
 
+  /**
+   * From now on a stopping job is {@code Stopped} the second time it is described, as SageMaker
+   * ends one a little after StopTrainingJob. Off by default: tests that watch {@code Stopping} move
+   * the job themselves.
+   */
+  public void stopJobsOnTheirOwn() {
+    stopsOnItsOwn = true;
+  }
+
+  /** Removes a job as if it had been deleted behind the backend's back (DeleteTrainingJob). */
+  public void delete(String name) {
+    jobs.remove(name);
+    tags.remove(name);
+  }
+
   public List<Call> calls(String operation) {
     return calls.stream().filter(c -> c.operation().equals(operation)).toList();
   }
@@ -125,7 +142,14 @@ public final class SageMakerStub implements AutoCloseable {
           error(exchange, 400, "ValidationException", "Requested resource not found.");
           return;
         }
-        ok(exchange, jobs.get(name));
+        var job = jobs.get(name);
+        // SageMaker ends a stopping job a little later: here, once it has been seen stopping.
+        if (stopsOnItsOwn
+            && "Stopping".equals(job.path("TrainingJobStatus").asText())
+            && !seenStopping.add(name)) {
+          move(name, "Stopped", "Stopped", null);
+        }
+        ok(exchange, job);
       }
       case "StopTrainingJob" -> stop(exchange, name);
       case "ListTags" -> {

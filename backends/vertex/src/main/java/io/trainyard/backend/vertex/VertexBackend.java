@@ -4,6 +4,7 @@ import com.google.api.gax.rpc.ApiException;
 import com.google.cloud.aiplatform.v1.CustomJob;
 import com.google.cloud.aiplatform.v1.JobServiceClient;
 import com.google.cloud.aiplatform.v1.ListCustomJobsRequest;
+import com.google.cloud.logging.v2.LoggingClient;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendHealth;
@@ -18,16 +19,19 @@ import io.trainyard.spi.Rejection;
 import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.JobSpec;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs each attempt as a Vertex AI custom job, displayed as {@link BackendJob#objectName()} and
  * labelled with the job id, attempt and spec hash. Vertex has no unique job names and no request
  * ids for CreateCustomJob, so submit lists the attempt's jobs by label first and adopts one instead
  * of creating a second; a lock per name keeps two submits in this gateway from racing, and the
- * reconciler's lease keeps two gateways apart. Status is polled; logs are a pointer to Cloud
- * Logging (see {@link VertexLogLink}). The client is thread-safe.
+ * reconciler's lease keeps two gateways apart. Status is polled; logs are read from Cloud Logging
+ * (see {@link VertexLogStream}), followed streams by one {@link VertexLogPoller} per backend. The
+ * clients are thread-safe.
  */
 public final class VertexBackend implements TrainingBackend {
   static final String ATTR_RESOURCE = "resource";
@@ -36,14 +40,21 @@ public final class VertexBackend implements TrainingBackend {
   private final VertexConfig config;
   private final Clock clock;
   private final JobServiceClient client;
+  private final LoggingClient logging;
+  private final VertexLogPoller logPoller;
   private final VertexPlacements placements;
   private final VertexJobMapper mapper;
   private final Object[] submitLocks = new Object[32];
 
-  VertexBackend(VertexConfig config, BackendContext context, JobServiceClient client) {
+  VertexBackend(
+      VertexConfig config, BackendContext context, JobServiceClient client, LoggingClient logging) {
     this.config = config;
     this.clock = context.clock();
     this.client = client;
+    this.logging = logging;
+    this.logPoller =
+        new VertexLogPoller(
+            logging, config.project(), clock, config.logPollDuration(), config.id());
     this.placements = new VertexPlacements(config, context.shapes());
     this.mapper = new VertexJobMapper(config, placements);
     for (int i = 0; i < submitLocks.length; i++) {
@@ -105,20 +116,38 @@ public final class VertexBackend implements TrainingBackend {
     return proposals.placements().get(0);
   }
 
-  /** The attempt's custom job if one was created before, checked against the spec hash. */
+  /**
+   * The attempt's custom job if one was created before, checked against the spec hash. Looked up by
+   * display name, the attempt's object name: a custom job of that name made for another job is
+   * refused rather than joined by a second one, which a lookup by display name could later mistake
+   * for ours.
+   */
   private CustomJob existing(BackendJob job) {
     var request =
         ListCustomJobsRequest.newBuilder()
             .setParent(config.parent())
-            .setFilter(VertexLabels.filter(job))
+            .setFilter("display_name=\"" + job.objectName() + "\"")
             .build();
     var hash = VertexLabels.value(job.specHash());
     var others = new ArrayList<String>();
     for (var candidate : client.listCustomJobs(request).iterateAll()) {
+      if (!candidate.getDisplayName().equals(job.objectName())) {
+        continue; // the server's filter should have left it out; never adopt on its word alone
+      }
       var labels = candidate.getLabelsMap();
       if (!VertexLabels.value(job.jobId()).equals(labels.get(VertexLabels.JOB_ID))
           || !Integer.toString(job.attempt()).equals(labels.get(VertexLabels.ATTEMPT))) {
-        continue; // the server's filter should have left it out; never adopt on its word alone
+        throw new BackendException.Rejected(
+            "custom job "
+                + candidate.getName()
+                + " is named "
+                + job.objectName()
+                + " but is not job "
+                + job.jobId()
+                + "'s (job-id "
+                + labels.get(VertexLabels.JOB_ID)
+                + "); not adopted",
+            null);
       }
       if (hash.equals(labels.get(VertexLabels.SPEC_HASH))) {
         return candidate;
@@ -176,25 +205,70 @@ public final class VertexBackend implements TrainingBackend {
   }
 
   /**
-   * One line with the Cloud Logging link and filter for the job: Vertex's client library has no log
-   * API. {@code follow} does not apply; the stream ends after that line.
+   * The job's entries from Cloud Logging ({@code resource.type="ml_job"}, its id, the replica's
+   * task), oldest first, named by our replica names where the reference knows the worker pools. A
+   * replica may be asked for by our name ({@code worker-1}) or Vertex's ({@code workerpool1-0}).
+   * With {@code follow} the stream goes on until the job has ended; see {@link VertexLogPoller}.
    *
-   * @throws BackendException.NotFound no such replica, or the job is gone
+   * @throws BackendException.NotFound no such replica, or no such job
    */
   @Override
   public LogStream logs(ExternalRef ref, LogQuery query) {
+    var pools = ref.attributes().get(ATTR_POOLS);
     String task = null;
     if (query.replica() != null) {
       task =
-          VertexWorkerPools.taskIn(ref.attributes().get(ATTR_POOLS), query.replica())
+          VertexWorkerPools.taskIn(pools, query.replica())
+              .or(() -> knownTask(pools, query.replica()))
               .orElseThrow(
                   () ->
                       new BackendException.NotFound(
                           "no replica " + query.replica() + " in " + ref.name(), null));
     }
-    var job = get(ref);
-    var id = job.getName().substring(job.getName().lastIndexOf('/') + 1);
-    return new VertexLogLink(config.project(), id, task, query, clock.instant());
+    var resource = resourceOf(ref);
+    var jobId = resource.substring(resource.lastIndexOf('/') + 1);
+    return new VertexLogStream(
+        logging,
+        logPoller,
+        config.project(),
+        jobId,
+        task,
+        query.since(),
+        query.follow(),
+        () -> endedAt(resource),
+        t -> VertexWorkerPools.replicaOf(pools, t).orElse(t),
+        clock);
+  }
+
+  /** A Vertex task name asked for directly, if the pools (when known) have it. */
+  private static Optional<String> knownTask(String pools, String name) {
+    if (!VertexWorkerPools.isTask(name)) {
+      return Optional.empty();
+    }
+    if (pools == null || pools.isBlank() || VertexWorkerPools.replicaOf(pools, name).isPresent()) {
+      return Optional.of(name);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * When the job ended; null while it runs. A job that is gone ended long ago. Asked by resource
+   * name, so a followed stream never looks its job up by display name again.
+   */
+  private Instant endedAt(String resource) {
+    try {
+      var status = VertexStatuses.of(client.getCustomJob(resource));
+      if (!status.phase().isTerminal()) {
+        return null;
+      }
+      return status.endedAt() != null ? status.endedAt() : clock.instant();
+    } catch (ApiException e) {
+      var error = VertexErrorTranslator.translate(e, "get custom job " + resource);
+      if (error instanceof BackendException.NotFound) {
+        return Instant.EPOCH;
+      }
+      throw error;
+    }
   }
 
   /** ListCustomJobs, one page of one job: cheap, and proves the credentials and the endpoint. */
@@ -214,6 +288,8 @@ public final class VertexBackend implements TrainingBackend {
 
   @Override
   public void close() {
+    logPoller.close();
+    logging.close();
     client.close();
   }
 

@@ -6,6 +6,8 @@ import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.cloud.aiplatform.v1.JobServiceClient;
 import com.google.cloud.aiplatform.v1.JobServiceSettings;
+import com.google.cloud.logging.v2.LoggingClient;
+import com.google.cloud.logging.v2.LoggingSettings;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.TrainingBackend;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 
 /** Creates {@code type: vertex} backends; registered for {@link java.util.ServiceLoader}. */
 public final class VertexBackendFactory implements BackendFactory<VertexConfig> {
@@ -29,12 +32,19 @@ public final class VertexBackendFactory implements BackendFactory<VertexConfig> 
   }
 
   /**
-   * Builds the JobService client. Credentials are read here, so a block whose credentials cannot be
-   * found fails at start with a message that names where they were looked for.
+   * Builds the JobService and Cloud Logging clients, with the same credentials. Credentials are
+   * read here, so a block whose credentials cannot be found fails at start with a message that
+   * names where they were looked for.
    */
   @Override
   public TrainingBackend create(VertexConfig config, BackendContext context) {
-    return new VertexBackend(config, context, client(config));
+    var client = client(config);
+    try {
+      return new VertexBackend(config, context, client, loggingClient(config));
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
   }
 
   static JobServiceClient client(VertexConfig config) {
@@ -51,13 +61,42 @@ public final class VertexBackendFactory implements BackendFactory<VertexConfig> 
               .build();
       return JobServiceClient.create(settings);
     } catch (IOException e) {
-      var where =
-          config.credentialsFile() != null
-              ? "credentialsFile " + config.credentialsFile()
-              : "Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud, metadata)";
-      throw new IllegalArgumentException(
-          "backend " + config.id() + ": no usable Google credentials from " + where + ": " + e, e);
+      throw noCredentials(config, e);
     }
+  }
+
+  /**
+   * Cloud Logging's client (global endpoint unless the block names one). entries.list is not
+   * retried by the client: each try spends the project's small read quota, and a followed stream's
+   * next poll is the retry.
+   */
+  static LoggingClient loggingClient(VertexConfig config) {
+    var channel = LoggingSettings.defaultGrpcTransportProviderBuilder();
+    if (config.plaintext()) {
+      channel.setChannelConfigurator(b -> b.usePlaintext());
+    }
+    try {
+      var settings =
+          LoggingSettings.newBuilder()
+              .setEndpoint(config.effectiveLoggingEndpoint())
+              .setTransportChannelProvider(channel.build())
+              .setCredentialsProvider(credentials(config));
+      var list = settings.listLogEntriesSettings();
+      list.setRetryableCodes(Set.of())
+          .setRetrySettings(list.getRetrySettings().toBuilder().setMaxAttempts(1).build());
+      return LoggingClient.create(settings.build());
+    } catch (IOException e) {
+      throw noCredentials(config, e);
+    }
+  }
+
+  private static IllegalArgumentException noCredentials(VertexConfig config, IOException e) {
+    var where =
+        config.credentialsFile() != null
+            ? "credentialsFile " + config.credentialsFile()
+            : "Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud, metadata)";
+    return new IllegalArgumentException(
+        "backend " + config.id() + ": no usable Google credentials from " + where + ": " + e, e);
   }
 
   private static CredentialsProvider credentials(VertexConfig config) throws IOException {
@@ -66,6 +105,7 @@ public final class VertexBackendFactory implements BackendFactory<VertexConfig> 
     }
     if (config.credentialsFile() != null) {
       try (InputStream in = Files.newInputStream(Path.of(config.credentialsFile()))) {
+        // cloud-platform, which covers Cloud Logging's reads as well
         return FixedCredentialsProvider.create(
             GoogleCredentials.fromStream(in)
                 .createScoped(JobServiceSettings.getDefaultServiceScopes()));

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.spi.BackendConfig;
+import io.trainyard.spi.spec.Quantities;
 import io.trainyard.spi.spec.SecretRef;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +35,10 @@ import java.util.regex.Pattern;
  *   secrets:                             # <secret>/<key> of secretEnv -> Secret Manager version
  *     wandb/api-key: projects/ml-prod/secrets/wandb-api-key/versions/3
  *   credentialsFile: /etc/trainyard/vertex-sa.json   # default: Application Default Credentials
+ *   logPollInterval: 10s                 # one Cloud Logging entries.list for all followed jobs
  *   # tests only:
  *   endpoint: 127.0.0.1:7443             # default <region>-aiplatform.googleapis.com:443
+ *   loggingEndpoint: 127.0.0.1:7444      # default logging.googleapis.com:443
  *   plaintext: true                      # no TLS and no credentials
  * }</pre>
  */
@@ -53,8 +57,18 @@ public record VertexConfig(
     Map<String, String> secrets,
     String credentialsFile,
     String endpoint,
-    boolean plaintext)
+    boolean plaintext,
+    String loggingEndpoint,
+    String logPollInterval)
     implements BackendConfig {
+
+  /**
+   * Cloud Logging's read quota is 60 entries.list calls a minute per project unless raised
+   * (ReadRequestsPerMinutePerProject, quota_limit_value 60, in the RESOURCE_EXHAUSTED details
+   * quoted in snarfed/bridgy-fed#620), shared with everyone reading the project's logs: one call
+   * every 10 s for all followed jobs of a backend spends a sixth of it.
+   */
+  static final String DEFAULT_LOG_POLL_INTERVAL = "10s";
 
   /**
    * The catalog's {@code gcp,vertex} rows: n1-standard-4 (CPU), a2-highgpu-8g (8 A100 40GB), and
@@ -80,6 +94,10 @@ public record VertexConfig(
             ? CATALOG_MACHINES
             : List.copyOf(machineTypes);
     secrets = secrets == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(secrets));
+    logPollInterval = blankToDefault(logPollInterval, DEFAULT_LOG_POLL_INTERVAL);
+    if (pollInterval(logPollInterval).isZero() || pollInterval(logPollInterval).isNegative()) {
+      throw new IllegalArgumentException("logPollInterval must be positive");
+    }
     if (discountPct.signum() < 0 || discountPct.compareTo(BigDecimal.valueOf(100)) > 0) {
       throw new IllegalArgumentException("discountPct must be between 0 and 100");
     }
@@ -120,7 +138,9 @@ public record VertexConfig(
       @JsonProperty("secrets") Map<String, String> secrets,
       @JsonProperty("credentialsFile") String credentialsFile,
       @JsonProperty("endpoint") String endpoint,
-      @JsonProperty("plaintext") Boolean plaintext) {
+      @JsonProperty("plaintext") Boolean plaintext,
+      @JsonProperty("loggingEndpoint") String loggingEndpoint,
+      @JsonProperty("logPollInterval") String logPollInterval) {
     return new VertexConfig(
         id,
         region,
@@ -135,7 +155,9 @@ public record VertexConfig(
         secrets,
         credentialsFile,
         endpoint,
-        Boolean.TRUE.equals(plaintext));
+        Boolean.TRUE.equals(plaintext),
+        loggingEndpoint,
+        logPollInterval);
   }
 
   /** The Secret Manager version that delivers {@code ref}, if the block maps it. */
@@ -151,6 +173,29 @@ public record VertexConfig(
   /** The gRPC endpoint: the block's, else the location's regional endpoint. */
   public String effectiveEndpoint() {
     return endpoint != null ? endpoint : region + "-aiplatform.googleapis.com:443";
+  }
+
+  /** Cloud Logging's gRPC endpoint: the block's, else the global one. */
+  public String effectiveLoggingEndpoint() {
+    return loggingEndpoint != null ? loggingEndpoint : "logging.googleapis.com:443";
+  }
+
+  /** How often the backend's one log poller asks Cloud Logging for followed jobs' new entries. */
+  public Duration logPollDuration() {
+    return pollInterval(logPollInterval);
+  }
+
+  // Polls are sub-second in tests, so milliseconds are allowed here besides the spec's units.
+  private static Duration pollInterval(String value) {
+    var millis = value.endsWith("ms") ? value.substring(0, value.length() - 2) : null;
+    try {
+      return millis != null
+          ? Duration.ofMillis(Long.parseLong(millis))
+          : Quantities.duration(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "logPollInterval: '" + value + "' is not a duration such as 500ms, 10s or 1m", e);
+    }
   }
 
   private static String require(String value, String field) {

@@ -28,6 +28,51 @@ final class VertexErrorTranslator {
     };
   }
 
+  /**
+   * Errors of Cloud Logging's entries.list, for reading a job's logs: a refused permission names
+   * the role that grants it, a spent read quota is worth another try later, and a missing resource
+   * means no logs are known.
+   */
+  static BackendException translateLogs(ApiException e, String action, String project) {
+    var code = e.getStatusCode().getCode();
+    var message = action + ": " + code + ": " + words(e);
+    return switch (code) {
+      case PERMISSION_DENIED ->
+          new BackendException.Unauthenticated(
+              message
+                  + " (the gateway's credentials need roles/logging.viewer, or"
+                  + " logging.logEntries.list, on project "
+                  + project
+                  + ")",
+              e);
+      case RESOURCE_EXHAUSTED ->
+          new BackendException.Retryable(
+              message
+                  + " (Cloud Logging's read quota: 60 entries.list calls a minute per project"
+                  + " unless raised)",
+              e);
+      case NOT_FOUND -> new BackendException.NotFound("no logs known: " + message, e);
+      default -> translate(e, action);
+    };
+  }
+
+  /**
+   * The same error again, thrown on another thread than the one that met it (a log poller's), so
+   * the reader's stack shows where it read.
+   */
+  static BackendException again(BackendException e) {
+    if (e instanceof BackendException.Retryable) {
+      return new BackendException.Retryable(e.getMessage(), e);
+    } else if (e instanceof BackendException.CapacityUnavailable) {
+      return new BackendException.CapacityUnavailable(e.getMessage(), e);
+    } else if (e instanceof BackendException.Rejected) {
+      return new BackendException.Rejected(e.getMessage(), e);
+    } else if (e instanceof BackendException.NotFound) {
+      return new BackendException.NotFound(e.getMessage(), e);
+    }
+    return new BackendException.Unauthenticated(e.getMessage(), e);
+  }
+
   /** The status description the server sent, without the client's class-name prefixes. */
   private static String words(ApiException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {

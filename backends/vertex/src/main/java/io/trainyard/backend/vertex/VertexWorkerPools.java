@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * How a job's roles fill Vertex's worker pools, whose positions mean something: pool 0 is the chief
@@ -21,6 +22,7 @@ record VertexWorkerPools(List<Pool> pools) {
   private static final int WORKERS = 1;
   private static final int PARAMETER_SERVERS = 2;
   private static final int EVALUATORS = 3;
+  private static final Pattern TASK = Pattern.compile("workerpool([0-9]{1,2})-([0-9]{1,6})");
 
   /**
    * Replicas of one role in one pool: our replica {@code <role>-<firstIndex + i>} is the pool's
@@ -102,6 +104,30 @@ record VertexWorkerPools(List<Pool> pools) {
       }
     }
     return Optional.empty();
+  }
+
+  /** Our replica name of Vertex's task ({@code workerpool<p>-<i>}) in pools encoded earlier. */
+  static Optional<String> replicaOf(String encoded, String task) {
+    var m = TASK.matcher(task);
+    if (encoded == null || encoded.isBlank() || !m.matches()) {
+      return Optional.empty();
+    }
+    var positions = encoded.split(",", -1);
+    int p = Integer.parseInt(m.group(1));
+    int i = Integer.parseInt(m.group(2));
+    if (p >= positions.length || positions[p].isEmpty()) {
+      return Optional.empty();
+    }
+    var f = positions[p].split(":");
+    if (i >= Integer.parseInt(f[1])) {
+      return Optional.empty();
+    }
+    return Optional.of(f[0] + "-" + (Integer.parseInt(f[2]) + i));
+  }
+
+  /** Whether {@code name} is a Vertex task name, {@code workerpool<p>-<i>}. */
+  static boolean isTask(String name) {
+    return TASK.matcher(name).matches();
   }
 
   /** Our replica names, pool by pool. */

@@ -58,6 +58,8 @@ public final class FakeJobService implements AutoCloseable {
   private final Server server;
   private final Map<String, CustomJob> jobs = new LinkedHashMap<>();
   private final AtomicLong ids = new AtomicLong(1000);
+  private final Set<String> seenCancelling = new java.util.HashSet<>();
+  private volatile boolean cancelsOnItsOwn;
   private final Map<String, Deque<Status>> faults = new ConcurrentHashMap<>();
   private final List<Message> received = new CopyOnWriteArrayList<>();
 
@@ -163,7 +165,28 @@ public final class FakeJobService implements AutoCloseable {
           .withDescription("CustomJob " + request.getName() + " not found.")
           .asRuntimeException();
     }
+    // Vertex ends a cancelling job a little later: here, once it has been seen cancelling.
+    if (cancelsOnItsOwn
+        && job.getState() == JobState.JOB_STATE_CANCELLING
+        && !seenCancelling.add(job.getName())) {
+      move(job.getName(), JobState.JOB_STATE_CANCELLED, null);
+      job = jobs.get(request.getName());
+    }
     return job;
+  }
+
+  /**
+   * From now on a cancelling job is {@code CANCELLED} the second time it is read, as Vertex ends
+   * one a little after CancelCustomJob. Off by default: tests that watch {@code CANCELLING} move
+   * the job themselves.
+   */
+  public void cancelJobsOnTheirOwn() {
+    cancelsOnItsOwn = true;
+  }
+
+  /** Removes a job as if it had been deleted behind the backend's back (DeleteCustomJob). */
+  public synchronized void delete(String name) {
+    jobs.remove(name);
   }
 
   private synchronized ListCustomJobsResponse list(ListCustomJobsRequest request) {

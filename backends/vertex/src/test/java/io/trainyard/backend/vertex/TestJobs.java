@@ -1,26 +1,17 @@
 package io.trainyard.backend.vertex;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.spec.JobSpec;
-import io.trainyard.spi.spec.JobSpecValidator;
-import io.trainyard.spi.spec.TrainingJob;
+import io.trainyard.testkit.TestSpecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /** Specs and config blocks for tests, read from YAML the way the gateway reads them. */
 final class TestJobs {
-  static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory())
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  static final ObjectMapper YAML = TestSpecs.YAML;
 
   /** A GPU job with every field Vertex maps. */
   static final String FULL_SPEC =
@@ -41,16 +32,7 @@ final class TestJobs {
   private TestJobs() {}
 
   static JobSpec spec(String specYaml) {
-    var yaml =
-        "apiVersion: trainyard.io/v1\nkind: TrainingJob\nmetadata: {name: test}\nspec:\n"
-            + specYaml.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
-    try {
-      var job = YAML.readValue(yaml, TrainingJob.class);
-      assertThat(new JobSpecValidator().validate(job)).as("spec errors").isEmpty();
-      return job.spec();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestSpecs.spec(specYaml);
   }
 
   static VertexConfig config(String yaml) {
@@ -85,12 +67,8 @@ final class TestJobs {
         jobId, 1, "NLP Team", "alice@example.com", "bert", spec, specHash, placement, Map.of());
   }
 
+  /** A random lower-case ULID-shaped id. */
   static String newJobId() {
-    var chars = "0123456789abcdefghjkmnpqrstvwxyz";
-    var id = new StringBuilder("01");
-    for (int i = 0; i < 24; i++) {
-      id.append(chars.charAt(ThreadLocalRandom.current().nextInt(chars.length())));
-    }
-    return id.toString();
+    return TestSpecs.newJobId();
   }
 }

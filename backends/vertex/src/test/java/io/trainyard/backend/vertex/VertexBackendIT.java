@@ -14,7 +14,6 @@ import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.ExternalRef;
-import io.trainyard.spi.LogQuery;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -97,12 +96,7 @@ class VertexBackendIT {
         .hasSize(1);
     assertThat(vertex.received(ListCustomJobsRequest.class))
         .anySatisfy(
-            r ->
-                assertThat(r.getFilter())
-                    .isEqualTo(
-                        "labels.trainyard-job-id=\""
-                            + job.jobId()
-                            + "\" AND labels.trainyard-attempt=\"1\""));
+            r -> assertThat(r.getFilter()).isEqualTo("display_name=\"" + job.objectName() + "\""));
   }
 
   @Test
@@ -170,28 +164,6 @@ class VertexBackendIT {
     backend.cancel(ref); // FAILED_PRECONDITION from Vertex: it has ended, which is what we want
     backend.cancel(
         new ExternalRef("vx-test", "ty-x-a1", Map.of("resource", PARENT + "/customJobs/1")));
-  }
-
-  @Test
-  void logsPointToCloudLoggingAndSaySo() throws Exception {
-    var ref = backend.submit(job(false));
-    var id = ref.attributes().get("resource").replaceFirst(".*/", "");
-
-    try (var all = backend.logs(ref, LogQuery.ALL);
-        var worker = backend.logs(ref, new LogQuery("worker-1", null, true))) {
-      var line = all.next().orElseThrow();
-      assertThat(line.text())
-          .contains("Vertex AI has no log API")
-          .contains("resource.labels.job_id=\"" + id + "\"")
-          .contains("https://console.cloud.google.com/logs/query;query=")
-          .contains("?project=ml-prod");
-      assertThat(all.next()).isEmpty();
-      assertThat(worker.next().orElseThrow().text())
-          .contains("labels.\"ml.googleapis.com/task_name\"=\"workerpool1-1\"");
-      assertThat(worker.next()).isEmpty();
-    }
-    assertThatThrownBy(() -> backend.logs(ref, new LogQuery("worker-9", null, false)))
-        .isInstanceOf(io.trainyard.spi.BackendException.NotFound.class);
   }
 
   @Test

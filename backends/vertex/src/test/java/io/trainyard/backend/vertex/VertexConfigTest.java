@@ -8,6 +8,7 @@ import io.trainyard.cost.PriceRow;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.spec.SecretRef;
+import java.time.Duration;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,8 @@ class VertexConfigTest {
     assertThat(config.effectiveEndpoint()).isEqualTo("us-central1-aiplatform.googleapis.com:443");
     assertThat(config.plaintext()).isFalse();
     assertThat(config.hipaaEligible()).isFalse();
+    assertThat(config.effectiveLoggingEndpoint()).isEqualTo("logging.googleapis.com:443");
+    assertThat(config.logPollDuration()).isEqualTo(Duration.ofSeconds(10));
   }
 
   /** Every vertex row of the price catalog has a default machine, so it can be offered. */
@@ -73,6 +76,8 @@ class VertexConfigTest {
                 secrets: {wandb/api-key: projects/ml-prod/secrets/wandb/versions/3}
                 endpoint: 127.0.0.1:7443
                 plaintext: true
+                loggingEndpoint: 127.0.0.1:7444
+                logPollInterval: 250ms
                 """,
                 BackendConfig.class);
 
@@ -83,6 +88,8 @@ class VertexConfigTest {
         .contains("projects/ml-prod/secrets/wandb/versions/3");
     assertThat(config.effectiveEndpoint()).isEqualTo("127.0.0.1:7443");
     assertThat(config.plaintext()).isTrue();
+    assertThat(config.effectiveLoggingEndpoint()).isEqualTo("127.0.0.1:7444");
+    assertThat(config.logPollDuration()).isEqualTo(Duration.ofMillis(250));
   }
 
   @Test
@@ -101,6 +108,10 @@ class VertexConfigTest {
         .hasMessageContaining("acceleratorType");
     assertThatThrownBy(() -> TestJobs.config(base + "machineTypes: [{machineType: x, gpus: 1}]\n"))
         .hasMessageContaining("gpuType");
+    assertThatThrownBy(() -> TestJobs.config(base + "logPollInterval: often\n"))
+        .hasMessageContaining("logPollInterval");
+    assertThatThrownBy(() -> TestJobs.config(base + "logPollInterval: 0ms\n"))
+        .hasMessageContaining("logPollInterval must be positive");
   }
 
   @Test

@@ -38,4 +38,19 @@ class VertexWorkerPoolsTest {
   void replicasAreVertexTasks(String pools, String replica, String task) {
     assertThat(VertexWorkerPools.taskIn(pools, replica).orElse("")).isEqualTo(task);
   }
+
+  @ParameterizedTest(name = "{1} -> {2}")
+  @CsvSource({
+    "'worker:1:0,worker:3:1', workerpool0-0, worker-0",
+    "'worker:1:0,worker:3:1', workerpool1-2, worker-3",
+    "'chief:1:0,,ps:2:0', workerpool2-1, ps-1",
+    "'chief:1:0,,ps:2:0', workerpool1-0, ''",
+    "'master:1:0,worker:2:0', workerpool1-2, ''",
+    "'master:1:0,worker:2:0', workerpool9-0, ''",
+    "'master:1:0,worker:2:0', chief-0, ''",
+    "'', workerpool0-0, ''",
+  })
+  void vertexTasksAreOurReplicas(String pools, String task, String replica) {
+    assertThat(VertexWorkerPools.replicaOf(pools, task).orElse("")).isEqualTo(replica);
+  }
 }

@@ -1,4 +1,4 @@
-package io.trainyard.backend.sagemaker;
+package io.trainyard.testkit;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.trainyard.gateway.testing;
+package io.trainyard.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,9 +7,16 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that stands still until a test moves it; thread-safe. */
+/**
+ * A clock that stands still until a test moves it; always UTC, thread-safe. Starts at the real time
+ * (as an API server stamps objects) or at a given instant.
+ */
 public final class MutableClock extends Clock {
   private final AtomicReference<Instant> now;
+
+  public MutableClock() {
+    this(Instant.now());
+  }
 
   public MutableClock(Instant start) {
     this.now = new AtomicReference<>(start);
@@ -33,8 +40,9 @@ public final class MutableClock extends Clock {
     return ZoneOffset.UTC;
   }
 
+  /** The same clock: a test clock stays in UTC, and moving it must move every user. */
   @Override
   public Clock withZone(ZoneId zone) {
-    throw new UnsupportedOperationException("a test clock stays in UTC");
+    return this;
   }
 }

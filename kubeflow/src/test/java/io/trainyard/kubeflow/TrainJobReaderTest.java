@@ -1,0 +1,494 @@
+package io.trainyard.kubeflow;
+
+import static io.trainyard.kubeflow.TestDocuments.assertSameTree;
+import static io.trainyard.kubeflow.TestDocuments.tree;
+import static io.trainyard.kubeflow.TestDocuments.yaml;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trainyard.spi.spec.Framework;
+import io.trainyard.spi.spec.JobSpecValidator;
+import io.trainyard.spi.spec.KubernetesOnly;
+import io.trainyard.spi.spec.ObjectMeta;
+import io.trainyard.spi.spec.Resources;
+import io.trainyard.spi.spec.SecretRef;
+import io.trainyard.spi.spec.TrainingJob;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * TrainJob documents, written the way Kubeflow Trainer's {@code examples/yaml/} and user guides
+ * write them, read into the spec; the spec written back by {@link TrainJobWriter} reads back the
+ * same.
+ */
+class TrainJobReaderTest {
+  /** A multi-node torch job with a GPU per node and a W&B key from a secret. */
+  static final String MULTI_NODE =
+      """
+      apiVersion: trainer.kubeflow.org/v1alpha1
+      kind: TrainJob
+      metadata:
+        name: fashion-mnist
+        namespace: research
+        labels: {project: vision}
+      spec:
+        runtimeRef:
+          name: torch-distributed
+        trainer:
+          image: docker.io/kubeflow/pytorch-mnist:v1
+          numNodes: 3
+          numProcPerNode: 2
+          command:
+            - torchrun
+            - /workspace/train.py
+          args: ["--epochs", "5"]
+          env:
+            - name: NCCL_DEBUG
+              value: INFO
+            - name: WANDB_API_KEY
+              valueFrom:
+                secretKeyRef: {name: wandb, key: api-key}
+          resourcesPerNode:
+            limits:
+              nvidia.com/gpu: 1
+              cpu: "8"
+              memory: 32Gi
+      """;
+
+  /** Pod patches for the node job and the dataset initializer, as a v2.1 cluster takes them. */
+  static final String WITH_PATCHES =
+      """
+      apiVersion: trainer.kubeflow.org/v1alpha1
+      kind: TrainJob
+      metadata:
+        name: llm-finetune
+      spec:
+        runtimeRef:
+          apiGroup: trainer.kubeflow.org
+          kind: ClusterTrainingRuntime
+          name: torch-distributed
+        initializer:
+          dataset:
+            storageUri: hf://tatsu-lab/alpaca
+          model:
+            storageUri: hf://meta-llama/Llama-3.2-1B
+            secretRef: {name: hf-token}
+        trainer:
+          image: registry.example.com/finetune:2.0
+          numNodes: 2
+          resourcesPerNode:
+            requests: {cpu: "4", memory: 16Gi}
+            limits: {cpu: "8", memory: 16Gi, nvidia.com/gpu: 1}
+        labels: {cost-center: research}
+        annotations: {owner: ml-platform}
+        podTemplateOverrides:
+          - targetJobs:
+              - name: node
+            metadata:
+              labels: {team: llm}
+            spec:
+              serviceAccountName: trainer-sa
+              nodeSelector: {node-type: gpu}
+              tolerations:
+                - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}
+              volumes:
+                - name: shm
+                  emptyDir: {medium: Memory}
+              containers:
+                - name: node
+                  volumeMounts:
+                    - {name: shm, mountPath: /dev/shm}
+          - targetJobs:
+              - name: dataset-initializer
+            spec:
+              nodeSelector: {node-type: cpu}
+      """;
+
+  private final TrainJobReader reader = new TrainJobReader();
+  private final TrainJobWriter writer = new TrainJobWriter();
+  private final CrdSchemaChecker crd = new CrdSchemaChecker();
+
+  @Test
+  void aTorchTrainJobIsAPyTorchMasterAndWorkers() {
+    var conversion = reader.read(yaml(MULTI_NODE));
+    var job = conversion.job();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    var spec = job.spec();
+    assertThat(job.metadata().name()).isEqualTo("fashion-mnist");
+    assertThat(job.metadata().labels()).containsExactly(Map.entry("project", "vision"));
+    assertThat(spec.framework()).isEqualTo(Framework.PYTORCH);
+    assertThat(spec.replicas()).containsExactly(Map.entry("master", 1), Map.entry("worker", 2));
+    assertThat(spec.image()).isEqualTo("docker.io/kubeflow/pytorch-mnist:v1");
+    assertThat(spec.command()).containsExactly("torchrun", "/workspace/train.py");
+    assertThat(spec.args()).containsExactly("--epochs", "5");
+    assertThat(spec.env()).containsExactly(Map.entry("NCCL_DEBUG", "INFO"));
+    assertThat(spec.secretEnv())
+        .containsExactly(Map.entry("WANDB_API_KEY", new SecretRef("wandb", "api-key")));
+    assertThat(spec.resources()).isEqualTo(new Resources(1, null, 8.0, "32Gi"));
+    assertThat(spec.processesPerReplica()).isEqualTo(2);
+    assertThat(spec.kubernetes().trainJob())
+        .containsExactly(
+            Map.entry(
+                "runtimeRef",
+                Map.of(
+                    "name",
+                    "torch-distributed",
+                    "apiGroup",
+                    "trainer.kubeflow.org",
+                    "kind",
+                    "ClusterTrainingRuntime")));
+    assertThat(spec.needsKubernetes()).as("a runtime name alone runs anywhere").isFalse();
+    assertThat(conversion.warnings())
+        .containsExactly(
+            "metadata.namespace: 'research' is not used: the job runs in its team's namespace");
+  }
+
+  @Test
+  void oneNodeIsAMasterAlone() {
+    var job = reader.read(yaml(MULTI_NODE.replace("numNodes: 3", "numNodes: 1"))).job();
+    assertThat(job.spec().replicas()).containsExactly(Map.entry("master", 1));
+  }
+
+  @Test
+  void aNodePatchIsThePodTemplateAndTheRestStaysForATrainerCluster() {
+    var job = reader.read(yaml(WITH_PATCHES)).job();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    var k = job.spec().kubernetes();
+    assertSameTree(
+        tree(k.podTemplate()),
+        yaml(
+            """
+            metadata: {labels: {team: llm}}
+            serviceAccountName: trainer-sa
+            nodeSelector: {node-type: gpu}
+            tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+            volumes: [{name: shm, emptyDir: {medium: Memory}}]
+            containers:
+              - name: pytorch
+                resources:
+                  requests: {cpu: "4", memory: 16Gi}
+                  limits: {cpu: "8", memory: 16Gi, nvidia.com/gpu: 1}
+                volumeMounts: [{name: shm, mountPath: /dev/shm}]
+            """));
+    assertThat(k.trainerOnlyFields())
+        .containsExactlyInAnyOrder("initializer", "labels", "annotations", "podTemplateOverrides");
+    assertSameTree(
+        tree(k.trainJob().get("podTemplateOverrides")),
+        yaml(
+            "[{targetJobs: [{name: dataset-initializer}], spec: {nodeSelector: {node-type: cpu}}}]"));
+    assertThat(KubernetesOnly.reasons(job.spec()))
+        .anySatisfy(r -> assertThat(r).contains("initializer, labels, annotations"));
+    assertThat(KubeflowWriter.unsupported(job.spec()))
+        .extracting(e -> e.field())
+        .contains(
+            "spec.kubernetes.trainJob.initializer",
+            "spec.kubernetes.trainJob.podTemplateOverrides");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"podTemplateOverrides", "podSpecOverrides", "runtimePatches"})
+  void writtenBackTheSpecReadsBackTheSame(String podPatches) {
+    var documents =
+        podPatches.equals("podSpecOverrides")
+            ? List.of(MULTI_NODE) // v2.0 patches carry no pod metadata
+            : List.of(MULTI_NODE, WITH_PATCHES);
+    for (var document : documents) {
+      var job = reader.read(yaml(document)).job();
+      assertThat(TrainJobWriter.unsupported(job.spec(), podPatches)).isEmpty();
+      var written =
+          writer.write(
+              job, new TrainJobWriter.Options(null, null, null, "not-this-one", null, podPatches));
+      assertThat(written.at("/spec/runtimeRef/name").asText())
+          .as("the job's own runtime wins")
+          .isEqualTo("torch-distributed");
+      if (podPatches.equals("podTemplateOverrides")) {
+        assertThat(crd.check(written)).as("against the pinned TrainJob CRD").isEmpty();
+      }
+      var back = reader.read(written).job();
+      assertSameTree(tree(back), tree(job));
+    }
+  }
+
+  @Test
+  void theThreeNamesOfPodPatchesReadAlike() {
+    var v21 =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: patched}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer: {image: pytorch/pytorch:2.5.1, numNodes: 2}
+          podTemplateOverrides:
+            - targetJobs: [{name: node}]
+              spec:
+                nodeSelector: {pool: a100}
+                containers: [{name: node, volumeMounts: [{name: data, mountPath: /data}]}]
+                volumes: [{name: data, persistentVolumeClaim: {claimName: datasets}}]
+            - targetJobs: [{name: model-initializer}]
+              spec:
+                serviceAccountName: hf-reader
+        """;
+    var v20 =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: patched}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer: {image: pytorch/pytorch:2.5.1, numNodes: 2}
+          podSpecOverrides:
+            - targetJobs: [{name: node}]
+              nodeSelector: {pool: a100}
+              containers: [{name: node, volumeMounts: [{name: data, mountPath: /data}]}]
+              volumes: [{name: data, persistentVolumeClaim: {claimName: datasets}}]
+            - targetJobs: [{name: model-initializer}]
+              serviceAccountName: hf-reader
+        """;
+    var v22 =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: patched}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer: {image: pytorch/pytorch:2.5.1, numNodes: 2}
+          runtimePatches:
+            - manager: platform.example.com/scheduler
+              trainingRuntimeSpec:
+                template:
+                  spec:
+                    replicatedJobs:
+                      - name: node
+                        template:
+                          spec:
+                            template:
+                              spec:
+                                nodeSelector: {pool: a100}
+                                containers: [{name: node, volumeMounts: [{name: data, mountPath: /data}]}]
+                                volumes: [{name: data, persistentVolumeClaim: {claimName: datasets}}]
+                      - name: model-initializer
+                        template:
+                          spec:
+                            template:
+                              spec:
+                                serviceAccountName: hf-reader
+        """;
+    var expected = tree(reader.read(yaml(v21)).job());
+    assertSameTree(tree(reader.read(yaml(v20)).job()), expected);
+    var v22Read = reader.read(yaml(v22));
+    assertSameTree(tree(v22Read.job()), expected);
+    assertThat(v22Read.warnings())
+        .containsExactly(
+            "spec.runtimePatches[0].manager: 'platform.example.com/scheduler' left out: Trainyard"
+                + " writes trainyard.io/gateway");
+  }
+
+  @Test
+  void aRuntimePatchsJobSetMetadataIsTheOlderSpecLabels() {
+    var doc =
+        MULTI_NODE
+            + """
+              runtimePatches:
+                - manager: example.io/platform-team
+                  trainingRuntimeSpec:
+                    template:
+                      metadata:
+                        labels: {team: ml-platform}
+                        annotations: {prometheus.io/scrape: "true"}
+            """;
+    var spec = reader.read(yaml(doc)).job().spec();
+    assertThat(spec.kubernetes().trainJob())
+        .containsEntry("labels", Map.of("team", "ml-platform"))
+        .containsEntry("annotations", Map.of("prometheus.io/scrape", "true"));
+    var v21 =
+        writer.write(
+            new TrainingJob(
+                TrainingJob.API_VERSION, TrainingJob.KIND, new ObjectMeta("x", null, null), spec),
+            new TrainJobWriter.Options("x", null, null, "torch-distributed", null));
+    assertThat(v21.at("/spec/labels/team").asText()).isEqualTo("ml-platform");
+  }
+
+  @Test
+  void aRuntimeAClusterDeclaresIsAccepted() {
+    var doc = MULTI_NODE.replace("name: torch-distributed", "name: torch-h100-nccl");
+    assertThatThrownBy(() -> reader.read(yaml(doc)))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors())
+                    .singleElement()
+                    .satisfies(
+                        error -> {
+                          assertThat(error.field()).isEqualTo("spec.runtimeRef.name");
+                          assertThat(error.message())
+                              .contains("'torch-h100-nccl' is not a runtime Trainyard knows")
+                              .contains("deepspeed-distributed, jax-distributed")
+                              .contains("torch-distributed,");
+                        }));
+    var declared =
+        new TrainJobReader(TrainerRuntimes.with(Map.of("torch-h100-nccl", Framework.PYTORCH)));
+    var job = declared.read(yaml(doc)).job();
+    assertThat(job.spec().framework()).isEqualTo(Framework.PYTORCH);
+    assertThat(TrainJobWriter.runtimeOf(job.spec(), "torch-distributed"))
+        .isEqualTo("torch-h100-nccl");
+  }
+
+  @ParameterizedTest(name = "{0} → {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      textBlock =
+          """
+          name: torch-distributed | name: deepspeed-distributed | spec.runtimeRef.name | runs mpi: Trainyard reads TrainJobs on torch runtimes only
+          name: torch-distributed | name: jax-distributed | spec.runtimeRef.name | runs jax
+          name: torch-distributed | name: torchtune-llama3.2-1b | spec.runtimeRef.name | runs torchtune
+          name: torch-distributed | name: torch-distributed\\n    apiGroup: example.com | spec.runtimeRef.apiGroup | must be trainer.kubeflow.org
+          image: docker.io/kubeflow/pytorch-mnist:v1 | # no image | spec.trainer.image | cannot know the runtime's default
+          numNodes: 3 | numNodes: 0 | spec.trainer.numNodes | must be at least 1
+          numProcPerNode: 2 | numProcPerNode: auto | spec.trainer.numProcPerNode | give a whole number
+          numNodes: 3 | numNodes: 3\\n    replicas: 2 | spec.trainer.replicas | is not a field of a TrainJob's trainer
+          `secretKeyRef: {name: wandb, key: api-key}` | `configMapKeyRef: {name: c, key: k}` | spec.trainer.env[1].valueFrom.configMapKeyRef | only secretKeyRef
+          `labels: {project: vision}` | `labels: {project: vision}\\n  annotations: {a: b}` | metadata.annotations | keeps no annotations on the job object
+          `labels: {project: vision}` | `labels: {project: vision}\\n  generateName: mnist-` | metadata.generateName | fixed name
+          """)
+  void whatCannotBeCarriedIsRefusedByPath(String from, String to, String field, String message) {
+    var doc = MULTI_NODE.replace(from, to.replace("\\n", "\n"));
+    assertThat(doc).as("the row changes the document").isNotEqualTo(MULTI_NODE);
+    assertThatThrownBy(() -> reader.read(yaml(doc)))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors())
+                    .anySatisfy(
+                        error -> {
+                          assertThat(error.field()).isEqualTo(field);
+                          assertThat(error.message()).contains(message);
+                        }));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      textBlock =
+          """
+          `suspend: true` | spec.suspend | never resumes it
+          `managedBy: example.com/controller` | spec.managedBy | must be trainer.kubeflow.org/trainjob-controller or kueue.x-k8s.io/multikueue
+          `podTemplateOverrides: [{targetJobs: [{name: node}], spec: {priorityClassName: high}}]` | spec.podTemplateOverrides[0].spec.priorityClassName | is not a field of a TrainJob's pod patch
+          `podTemplateOverrides: [{spec: {nodeSelector: {a: b}}}]` | spec.podTemplateOverrides[0].targetJobs | must name at least one of the runtime's jobs
+          `podTemplateOverrides: [{targetJobs: [node], spec: {nodeSelector: {a: b}}}]` | spec.podTemplateOverrides[0].targetJobs[0] | must be {name: <one of the runtime's jobs>}
+          `runtimePatches: [{manager: m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{template: {}}]}}}}]` | spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name | is required
+          `podTemplateOverrides: [{targetJobs: [{name: node}], spec: {containers: [{name: node, image: x}]}}]` | spec.podTemplateOverrides[0].spec.containers[0].image | is not a field of a container patch
+          `podSpecOverrides: [{targetJobs: [{name: node}], affinity: {}}]` | spec.podSpecOverrides[0].affinity | is not a field of a podSpecOverride
+          `runtimePatches: [{manager: m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {metadata: {labels: {a: b}}}}]}}}}]` | spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.metadata | the Job's own labels
+          `status: {}` | spec.status | is not a field of a TrainJob spec
+          """)
+  void specFieldsWithoutAFaithfulPlaceAreRefused(String line, String field, String message) {
+    var doc = MULTI_NODE + "  " + line + "\n";
+    assertThatThrownBy(() -> reader.read(yaml(doc)))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors())
+                    .anySatisfy(
+                        error -> {
+                          assertThat(error.field()).isEqualTo(field);
+                          assertThat(error.message()).contains(message);
+                        }));
+  }
+
+  @Test
+  void twoNamesOfPodPatchesInOneDocumentAreRefused() {
+    var doc =
+        MULTI_NODE
+            + "  podTemplateOverrides: [{targetJobs: [{name: node}], spec: {nodeSelector: {a: b}}}]\n"
+            + "  runtimePatches: [{manager: m}]\n";
+    assertThatThrownBy(() -> reader.read(yaml(doc)))
+        .isInstanceOf(KubeflowConversionException.class)
+        .hasMessageContaining("spec.runtimePatches: a Trainer version reads one of");
+  }
+
+  @Test
+  void defaultsTheControllerSetsAreLeftOutWithAWarning() {
+    var doc =
+        MULTI_NODE.replace("    numNodes: 3\n", "")
+            + "  suspend: false\n  managedBy: trainer.kubeflow.org/trainjob-controller\n";
+    var conversion = reader.read(yaml(doc));
+    assertThat(conversion.job().spec().replicas()).containsExactly(Map.entry("master", 1));
+    assertThat(conversion.warnings())
+        .contains(
+            "spec.trainer.numNodes: absent: read as 1, the built-in runtimes' mlPolicy.numNodes",
+            "spec.suspend: is the operator's default (false); left out",
+            "spec.managedBy: is Trainer's default (trainer.kubeflow.org/trainjob-controller); left"
+                + " out");
+  }
+
+  @Test
+  void multiKueueManagementIsKeptForATrainerCluster() {
+    var spec =
+        reader.read(yaml(MULTI_NODE + "  managedBy: kueue.x-k8s.io/multikueue\n")).job().spec();
+    assertThat(spec.kubernetes().trainJob())
+        .containsEntry("managedBy", "kueue.x-k8s.io/multikueue");
+    assertThat(KubeflowWriter.unsupported(spec))
+        .extracting(e -> e.field())
+        .containsExactly("spec.kubernetes.trainJob.managedBy");
+  }
+
+  @Test
+  void aPlainTrainJobRendersAsAPyTorchJob() {
+    var job = reader.read(yaml(MULTI_NODE)).job();
+    assertThat(KubeflowWriter.unsupported(job.spec())).isEmpty();
+    var pytorchJob =
+        new KubeflowWriter().write(job, new KubeflowWriter.RenderOptions(null, null, null));
+    assertThat(pytorchJob.at("/kind").asText()).isEqualTo("PyTorchJob");
+    assertThat(pytorchJob.at("/spec/pytorchReplicaSpecs/Master/replicas").asInt()).isEqualTo(1);
+    assertThat(pytorchJob.at("/spec/pytorchReplicaSpecs/Worker/replicas").asInt()).isEqualTo(2);
+    assertThat(pytorchJob.at("/spec/nprocPerNode").asText()).isEqualTo("2");
+    assertThat(crd.check(pytorchJob)).isEmpty();
+  }
+
+  @Test
+  void aDeadlineGoesBackToATrainerTwoPointTwoClusterOnly() {
+    var job = reader.read(yaml(MULTI_NODE + "  activeDeadlineSeconds: 7200\n")).job();
+    assertThat(TrainJobWriter.unsupported(job.spec(), "podTemplateOverrides"))
+        .extracting(e -> e.field())
+        .containsExactly("spec.maxRuntime");
+    var written =
+        writer.write(
+            job,
+            new TrainJobWriter.Options(
+                null, null, null, "torch-distributed", null, "runtimePatches"));
+    assertThat(written.at("/spec/activeDeadlineSeconds").asLong()).isEqualTo(7200);
+    assertSameTree(tree(reader.read(written).job()), tree(job));
+  }
+
+  @Test
+  void aProcessCountWrittenAsAStringIsANumber() {
+    var job =
+        reader.read(yaml(MULTI_NODE.replace("numProcPerNode: 2", "numProcPerNode: \"4\""))).job();
+    assertThat(job.spec().processesPerReplica()).isEqualTo(4);
+  }
+
+  @Test
+  void aDeadlineFromTrainerTwoPointTwoIsTheMaxRuntime() {
+    var spec = reader.read(yaml(MULTI_NODE + "  activeDeadlineSeconds: 7200\n")).job().spec();
+    assertThat(spec.maxRuntime()).isEqualTo("7200s");
+    assertThat(
+            new KubeflowWriter()
+                .write(
+                    new TrainingJob(
+                        TrainingJob.API_VERSION,
+                        TrainingJob.KIND,
+                        new ObjectMeta("x", null, null),
+                        spec),
+                    new KubeflowWriter.RenderOptions("x", null, null))
+                .at("/spec/runPolicy/activeDeadlineSeconds")
+                .asLong())
+        .isEqualTo(7200);
+  }
+}
