@@ -89,7 +89,13 @@ final class ContainerReader {
       Map<String, SecretRef> secretEnv,
       boolean envOrderMatters,
       Resources resources,
-      ObjectNode carried) {}
+      ObjectNode carried) {
+
+    /** The container's name in the document. */
+    String name() {
+      return carried.path("name").asText(null);
+    }
+  }
 
   private final NodeReader nodes;
 
@@ -101,6 +107,10 @@ final class ContainerReader {
     var known = new java.util.HashSet<>(MODELLED);
     known.addAll(CARRIED);
     nodes.onlyKnown(container, path, known, REFUSED, "a Kubernetes container");
+    var name = nodes.text(container.get("name"), at(path, "name"));
+    if (name == null || name.isBlank()) {
+      nodes.findings().refuse(at(path, "name"), "is required");
+    }
     var image = nodes.text(container.get("image"), at(path, "image"));
     if (image == null || image.isBlank()) {
       nodes.findings().refuse(at(path, "image"), "is required");

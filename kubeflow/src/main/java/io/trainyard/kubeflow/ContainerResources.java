@@ -23,9 +23,10 @@ import java.util.Set;
  * limits} only (the training operator's own examples do so; Kubernetes then requests the same). A
  * block in that form, or with {@code requests} equal to its {@code limits}, converts exactly. Any
  * other block (requests without limits, requests below limits, extended resources Trainyard does
- * not count such as {@code ephemeral-storage} or {@code vpc.amazonaws.com/efa}, DRA {@code claims})
- * still sets the spec's values from its requests, and is also kept whole in the pod template's
- * container entry so it renders back unchanged (the job then runs on Kubernetes only).
+ * not count such as {@code ephemeral-storage} or network devices like {@code vpc.amazonaws.com/efa}
+ * and {@code intel.com/sriov_netdevice}, DRA {@code claims}) still sets the spec's values from its
+ * requests, and is also kept whole in the pod template's container entry so it renders back
+ * unchanged (the job then runs on Kubernetes only).
  */
 final class ContainerResources {
   static final String GPU = "nvidia.com/gpu";
@@ -108,12 +109,31 @@ final class ContainerResources {
     return counted;
   }
 
-  // Resources only Kubernetes can give a pod and that say nothing about its price or shape.
+  // Resources only Kubernetes can give a pod and that say nothing about its price or shape:
+  // ephemeral storage, huge pages, and extended resources named with a domain (network devices
+  // from device plugins: vpc.amazonaws.com/efa, rdma/*, intel.com/sriov_*, nvidia.com/hostdev,
+  // ...), except accelerators, which change what a replica costs and where it can run.
   private static boolean carriedUncounted(String name) {
     return name.equals("ephemeral-storage")
         || name.startsWith("hugepages-")
-        || name.equals("vpc.amazonaws.com/efa")
-        || name.startsWith("rdma/");
+        || (name.contains("/") && !isAccelerator(name));
+  }
+
+  /**
+   * Extended resources that are compute devices: GPUs of every vendor, MIG slices and shared GPUs,
+   * TPUs, Neuron, Gaudi, FPGAs. Trainyard could not price or place a replica using them.
+   */
+  static boolean isAccelerator(String name) {
+    var domain = name.substring(0, name.indexOf('/')).toLowerCase(java.util.Locale.ROOT);
+    var device = name.substring(name.indexOf('/') + 1).toLowerCase(java.util.Locale.ROOT);
+    return domain.equals("nvidia.com") && !device.startsWith("hostdev")
+        || domain.equals("habana.ai")
+        || domain.endsWith("gpu.intel.com")
+        || device.contains("gpu")
+        || device.contains("tpu")
+        || device.contains("neuron")
+        || device.contains("fpga")
+        || device.contains("gaudi");
   }
 
   private static Map<String, JsonNode> quantities(JsonNode node, String path, NodeReader nodes) {

@@ -171,11 +171,38 @@ public final class KubeflowDocuments {
             "", "holds more than one YAML document (separated by ---); send one job per request");
       }
     } catch (JsonProcessingException e) {
-      throw refused("", "is not valid YAML or JSON: " + e.getOriginalMessage());
+      throw unrenderedTemplate(body)
+          .orElseGet(() -> refused("", "is not valid YAML or JSON: " + e.getOriginalMessage()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
+
+  /**
+   * An unquoted Helm or Jinja placeholder ({@code image: {{ .Values.image }}}) is no YAML: the
+   * parser's complaint about a flow mapping would not tell the user what is wrong, this does.
+   */
+  private static java.util.Optional<KubeflowConversionException> unrenderedTemplate(byte[] body) {
+    var lines = new String(body, java.nio.charset.StandardCharsets.UTF_8).split("\\R", -1);
+    for (int i = 0; i < lines.length; i++) {
+      var m = UNQUOTED_TEMPLATE.matcher(lines[i]);
+      if (m.find()) {
+        var key = m.group(1);
+        return java.util.Optional.of(
+            refused(
+                key == null ? "(line " + (i + 1) + ")" : key + " (line " + (i + 1) + ")",
+                "holds '"
+                    + m.group(2).strip()
+                    + "', which looks like an unrendered template (Helm, Go or Jinja); render it"
+                    + " (helm template, ...) and send the result"));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  private static final java.util.regex.Pattern UNQUOTED_TEMPLATE =
+      java.util.regex.Pattern.compile(
+          "^\\s*(?:-\\s+)?(?:([A-Za-z0-9_./-]+)\\s*:\\s*)?(\\{\\{.*?}}|\\{%.*?%})");
 
   /**
    * Anchors seen so far that contain an alias, and the anchors enclosing the current token.

@@ -29,7 +29,17 @@ import java.util.stream.Collectors;
  * is added to every replica's pod template; a {@code spec.cleanPodPolicy} at the top of the spec
  * (the older place) is read as {@code runPolicy.cleanPodPolicy}; fields at the operator's default
  * that Trainyard has no place for ({@code runPolicy.suspend: false}, ...) are left out; a replica
- * type with {@code replicas: 0} is left out; TensorFlow's {@code Master} is read as {@code Chief}.
+ * type with {@code replicas: 0} is left out; TensorFlow's {@code Master} is read as {@code Chief};
+ * a pod template's {@code restartPolicy}, which the operator overwrites with the replica's, is left
+ * out; what a document read back from a cluster or written by a Go client carries besides its
+ * author's fields ({@code status}, {@code metadata.uid}, {@code creationTimestamp: null}, ...) is
+ * left out (see {@link ReadBackFields}); a {@code generateName} next to a {@code name} is left out.
+ *
+ * <p>The job object's {@code metadata.labels} and {@code annotations} become {@code
+ * spec.kubernetes.jobLabels} and {@code jobAnnotations}; a {@code metadata.generateName} without a
+ * name stays one, for the gateway to complete. Refused as a whole, with one error each: an {@code
+ * apiVersion} other than {@code kubeflow.org/v1} (naming what to write), and a template placeholder
+ * left in a value (see {@link TemplatePlaceholders}).
  *
  * <p>Silent normalisations, which change nothing Kubernetes runs: a replica type without {@code
  * replicas} gets the operator's default {@code 1}; {@code requests} equal to {@code limits} are
@@ -38,30 +48,35 @@ import java.util.stream.Collectors;
  * one form ({@code cpu: 8}, {@code cpu: 500m}).
  */
 public final class KubeflowReader {
-  private static final Set<String> METADATA = Set.of("name", "namespace", "labels");
-  private static final String READ_BACK =
-      "is set by the API server; submit the document you wrote, not one read back from a cluster";
+  private static final Set<String> METADATA =
+      Set.of("name", "generateName", "namespace", "labels", "annotations");
+
+  /** The gateway's own labels on every job object; a document's labels under it are replaced. */
+  static final String GATEWAY_PREFIX = "trainyard.io/";
+
   private static final Map<String, String> METADATA_REFUSED =
       Map.ofEntries(
-          Map.entry(
-              "annotations",
-              "Trainyard keeps no annotations on the job object; pod annotations belong in"
-                  + " each replica's template.metadata.annotations"),
-          Map.entry("generateName", "Trainyard needs a fixed name: set metadata.name"),
           Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
-          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"),
-          Map.entry("uid", READ_BACK),
-          Map.entry("resourceVersion", READ_BACK),
-          Map.entry("generation", READ_BACK),
-          Map.entry("creationTimestamp", READ_BACK),
-          Map.entry("deletionTimestamp", READ_BACK),
-          Map.entry("deletionGracePeriodSeconds", READ_BACK),
-          Map.entry("managedFields", READ_BACK),
-          Map.entry("selfLink", READ_BACK));
+          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"));
 
-  /** True when {@code document} says it is a Kubeflow job, so {@link #read} should take it. */
+  /**
+   * True when {@code document} says it is a Kubeflow job, so {@link #read} should take it: an
+   * {@code apiVersion} in the {@code kubeflow.org} group, or in an older Kubeflow group ({@code
+   * xgboostjob.kubeflow.org}, ...), which {@link #read} refuses naming what to write instead.
+   * Kubeflow Trainer's {@code trainer.kubeflow.org} is not taken here.
+   */
   public static boolean isKubeflowDocument(JsonNode document) {
-    return document != null && document.path("apiVersion").asText("").startsWith("kubeflow.org/");
+    if (document == null) {
+      return false;
+    }
+    var group = group(document.path("apiVersion").asText(""));
+    return group.equals("kubeflow.org")
+        || (group.endsWith(".kubeflow.org") && !group.equals("trainer.kubeflow.org"));
+  }
+
+  private static String group(String apiVersion) {
+    var slash = apiVersion.indexOf('/');
+    return slash < 0 ? "" : apiVersion.substring(0, slash);
   }
 
   /**
@@ -80,21 +95,24 @@ public final class KubeflowReader {
     var root = (ObjectNode) document;
     var kind = kind(root, nodes);
     findings.throwIfRefused();
+    root = ReadBackFields.strip(root, findings);
+    var placeholders = TemplatePlaceholders.find(root);
+    if (!placeholders.isEmpty()) {
+      // Every other error would be a consequence ("must be a whole number"): these alone.
+      throw new KubeflowConversionException(placeholders);
+    }
     nodes.onlyKnown(
-        root,
-        "",
-        Set.of("apiVersion", "kind", "metadata", "spec"),
-        Map.of(
-            "status",
-            "is written by the operator; submit the document you wrote, not one read back from a"
-                + " cluster"),
-        "a " + kind.kind());
+        root, "", Set.of("apiVersion", "kind", "metadata", "spec"), Map.of(), "a " + kind.kind());
     var metadata = metadata(root.get("metadata"), nodes);
+    var meta = root.get("metadata") instanceof ObjectNode m ? m : null;
+    var jobLabels = meta == null ? Map.<String, String>of() : objectMap(meta, "labels", nodes);
+    var jobAnnotations =
+        meta == null ? Map.<String, String>of() : objectMap(meta, "annotations", nodes);
     var spec = nodes.object(root.get("spec"), "spec");
     if (spec == null) {
       findings.refuse("spec", "is required");
     }
-    var jobSpec = spec == null ? null : spec(kind, spec, nodes);
+    var jobSpec = spec == null ? null : spec(kind, spec, jobLabels, jobAnnotations, nodes);
     findings.throwIfRefused();
     return new Conversion(
         new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, metadata, jobSpec),
@@ -103,22 +121,66 @@ public final class KubeflowReader {
 
   private static KubeflowKind kind(ObjectNode root, NodeReader nodes) {
     var apiVersion = nodes.text(root.get("apiVersion"), "apiVersion");
-    if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
+    if (apiVersion == null) {
       nodes.findings().refuse("apiVersion", "must be " + KubeflowKind.API_VERSION);
+    } else if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
+      // The spec of another group or version has another structure: its fields would each be
+      // refused as unknown, which says nothing of the real problem. One error says it.
+      nodes.findings().refuse("apiVersion", otherApiVersion(apiVersion, root.path("kind")));
+      return null;
     }
     var kind = nodes.text(root.get("kind"), "kind");
     var known = kind == null ? null : KubeflowKind.fromKind(kind).orElse(null);
     if (known == null) {
-      nodes
-          .findings()
-          .refuse(
-              "kind",
-              "must be one of "
-                  + java.util.Arrays.stream(KubeflowKind.values())
-                      .map(KubeflowKind::kind)
-                      .collect(Collectors.joining(", ")));
+      nodes.findings().refuse("kind", "must be one of " + kinds());
     }
     return known;
+  }
+
+  private static String kinds() {
+    return java.util.Arrays.stream(KubeflowKind.values())
+        .map(KubeflowKind::kind)
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String otherApiVersion(String apiVersion, JsonNode kindNode) {
+    var kind = KubeflowKind.fromKind(kindNode.asText("")).orElse(null);
+    var use =
+        kind == null
+            ? "write apiVersion: "
+                + KubeflowKind.API_VERSION
+                + " with a kind of the Training Operator ("
+                + kinds()
+                + ") and its spec"
+            : "write apiVersion: "
+                + KubeflowKind.API_VERSION
+                + " and the "
+                + kind.kind()
+                + " spec the Training Operator reads (spec."
+                + kind.replicaSpecsField()
+                + ", spec.runPolicy)";
+    var group = group(apiVersion);
+    if (group.equals("xgboostjob.kubeflow.org")) {
+      return "'"
+          + apiVersion
+          + "' is the API of the archived xgboost-operator, whose jobs the Training Operator now"
+          + " runs as kubeflow.org/v1 XGBoostJob; "
+          + use;
+    }
+    if (group.equals("kubeflow.org") && apiVersion.equals("kubeflow.org/v2beta1")) {
+      return "'"
+          + apiVersion
+          + "' is the MPI Operator's MPIJob, not the Training Operator's; "
+          + use;
+    }
+    if (group.equals("kubeflow.org")) {
+      return "'"
+          + apiVersion
+          + "' is an older version of the Kubeflow job API, which the Training Operator no longer"
+          + " serves and whose spec differs; "
+          + use;
+    }
+    return "'" + apiVersion + "' is not an API Trainyard reads (its spec differs); " + use;
   }
 
   private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
@@ -129,8 +191,12 @@ public final class KubeflowReader {
     }
     nodes.onlyKnown(meta, "metadata", METADATA, METADATA_REFUSED, "a job's metadata");
     var name = nodes.text(meta.get("name"), "metadata.name");
-    if (name == null) {
-      nodes.findings().refuse("metadata.name", "is required");
+    var generateName = nodes.text(meta.get("generateName"), "metadata.generateName");
+    if (name == null && generateName == null) {
+      nodes.findings().refuse("metadata.name", "is required (or metadata.generateName)");
+    } else if (name != null && generateName != null) {
+      nodes.findings().warn("metadata.generateName", "is not used: metadata.name is set, and wins");
+      generateName = null;
     }
     if (!absent(meta.get("namespace"))) {
       nodes
@@ -141,10 +207,38 @@ public final class KubeflowReader {
                   + meta.get("namespace").asText()
                   + "' is not used: the job runs in its team's namespace");
     }
-    return new ObjectMeta(name, null, nodes.stringMap(meta.get("labels"), "metadata.labels"));
+    // A generateName stays one: the gateway makes the name once the document's hash is taken.
+    return new ObjectMeta(name, null, Map.of(), generateName);
   }
 
-  private static JobSpec spec(KubeflowKind kind, ObjectNode spec, NodeReader nodes) {
+  /**
+   * The job object's labels or annotations, for {@code spec.kubernetes.jobLabels} / {@code
+   * jobAnnotations}; those under the gateway's own prefix are replaced when rendered, which is
+   * said.
+   */
+  private static Map<String, String> objectMap(ObjectNode meta, String field, NodeReader nodes) {
+    var path = at("metadata", field);
+    var values = nodes.stringMap(meta.get(field), path);
+    values.keySet().stream()
+        .filter(k -> k.startsWith(GATEWAY_PREFIX))
+        .forEach(
+            k ->
+                nodes
+                    .findings()
+                    .warn(
+                        at(path, k),
+                        "is under the gateway's own prefix "
+                            + GATEWAY_PREFIX
+                            + ": the gateway's value replaces it on the job object"));
+    return values;
+  }
+
+  private static JobSpec spec(
+      KubeflowKind kind,
+      ObjectNode spec,
+      Map<String, String> jobLabels,
+      Map<String, String> jobAnnotations,
+      NodeReader nodes) {
     var known = new HashSet<>(FrameworkFields.names(kind));
     known.addAll(Set.of(kind.replicaSpecsField(), "runPolicy", "cleanPodPolicy", "volumes"));
     nodes.onlyKnown(spec, "spec", known, Map.of(), "a " + kind.kind() + " spec");
@@ -152,7 +246,12 @@ public final class KubeflowReader {
     topLevelVolumes(kind, spec.get("volumes"), replicas, nodes);
     var runPolicy = RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", nodes);
     var pods = cleanPodPolicy(spec, runPolicy.pods(), nodes);
-    var own = FrameworkFields.read(kind, spec, nodes);
+    var own =
+        FrameworkFields.read(
+            kind,
+            spec,
+            replicas.stream().map(r -> r.main().name()).collect(Collectors.toSet()),
+            nodes);
     if (replicas.isEmpty() || nodes.findings().hasErrors()) {
       return null;
     }
@@ -161,7 +260,9 @@ public final class KubeflowReader {
         pods == null && runPolicy.ttlAfterFinished() == null
             ? null
             : new Cleanup(pods, runPolicy.ttlAfterFinished());
-    var kubernetes = new KubernetesOptions(f.podTemplate(), runPolicy.scheduling());
+    var kubernetes =
+        new KubernetesOptions(
+            f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations, null);
     return new JobSpec(
         kind.framework(),
         f.image(),

@@ -125,23 +125,29 @@ public final class KubeflowWriter {
                     + " flavor trainer-v2"));
       }
     }
-    var container = KubeflowKind.of(framework).containerName();
-    shadowed(spec.kubernetes(), "spec.kubernetes", container, result);
+    var kind = KubeflowKind.of(framework);
+    shadowed(spec.kubernetes(), "spec.kubernetes", kind, result);
     spec.roles()
         .forEach(
             (role, o) ->
-                shadowed(o.kubernetes(), "spec.roles." + role + ".kubernetes", container, result));
+                shadowed(o.kubernetes(), "spec.roles." + role + ".kubernetes", kind, result));
     return result;
   }
 
   /** The framework's container entry may not set what the spec itself sets: one would lose. */
   private static void shadowed(
-      KubernetesOptions options, String path, String container, List<FieldError> result) {
+      KubernetesOptions options, String path, KubeflowKind kind, List<FieldError> result) {
     if (options == null || !(options.podTemplate().get("containers") instanceof List<?> list)) {
       return;
     }
+    var tree = PodTemplateTrees.toTree(options.podTemplate());
+    var containers = (ArrayNode) tree.get("containers");
+    var main = mainIndex(containers, kind);
+    if (kind == KubeflowKind.MPI_JOB) {
+      mpiEntries(containers, main, path, result);
+    }
     for (int i = 0; i < list.size(); i++) {
-      if (list.get(i) instanceof Map<?, ?> entry && container.equals(entry.get("name"))) {
+      if (i == main && list.get(i) instanceof Map<?, ?> entry) {
         for (var field : List.of("image", "command", "args", "env")) {
           if (entry.containsKey(field)) {
             result.add(
@@ -154,17 +160,49 @@ public final class KubeflowWriter {
     }
   }
 
+  /**
+   * An MPIJob's operator wires up the first container: the entry for it (one without an image) must
+   * come first, and a sidecar may not take the name the rendered one gets.
+   */
+  private static void mpiEntries(
+      ArrayNode containers, int main, String path, List<FieldError> result) {
+    var name =
+        main == 0 ? containers.get(0).path("name").asText() : KubeflowKind.MPI_JOB.containerName();
+    for (int i = 0; i < containers.size(); i++) {
+      var at = path + ".podTemplate.containers[" + i + "]";
+      if (i != main && !containers.get(i).has("image")) {
+        result.add(
+            new FieldError(
+                at,
+                "has no image, so it is the MPI container's entry, which must come first: the"
+                    + " operator wires up the first container"));
+      } else if (i != main && name.equals(containers.get(i).path("name").asText(null))) {
+        result.add(new FieldError(at + ".name", "'" + name + "' is the MPI container's name"));
+      }
+    }
+  }
+
   private static ObjectNode metadata(TrainingJob job, RenderOptions options) {
     var meta = JsonNodeFactory.instance.objectNode();
-    meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    if (options.name() != null || job.metadata().name() != null) {
+      meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    } else {
+      meta.put("generateName", job.metadata().generateName());
+    }
     if (options.namespace() != null) {
       meta.put("namespace", options.namespace());
     }
-    var labels = new LinkedHashMap<>(job.metadata().labels());
+    // The spec's labels for the object (metadata.labels are the Trainyard job's own, not the
+    // object's), then the caller's (the gateway's), which win on a clash.
+    var labels = new LinkedHashMap<>(job.spec().jobLabels());
     labels.putAll(options.labels());
     if (!labels.isEmpty()) {
       var node = meta.putObject("labels");
       labels.forEach(node::put);
+    }
+    if (!job.spec().jobAnnotations().isEmpty()) {
+      var node = meta.putObject("annotations");
+      job.spec().jobAnnotations().forEach(node::put);
     }
     return meta;
   }
@@ -199,7 +237,7 @@ public final class KubeflowWriter {
         podTemplate.has("containers")
             ? (ArrayNode) podTemplate.remove("containers")
             : JsonNodeFactory.instance.arrayNode();
-    var index = mainIndex(containers, kind.containerName());
+    var index = mainIndex(containers, kind);
     var main = mainContainer(kind, role, index < 0 ? null : (ObjectNode) containers.get(index));
     if (index < 0) {
       containers.insert(0, main);
@@ -215,9 +253,17 @@ public final class KubeflowWriter {
     return template;
   }
 
-  private static int mainIndex(ArrayNode containers, String name) {
+  /**
+   * Where the framework's container's entry stands in a pod template's containers, or -1. An
+   * MPIJob's is the first entry when that entry has no image (it is no whole sidecar): its operator
+   * wires up the first container, whatever its name. The other kinds' is the entry of their name.
+   */
+  static int mainIndex(ArrayNode containers, KubeflowKind kind) {
+    if (kind == KubeflowKind.MPI_JOB) {
+      return !containers.isEmpty() && !containers.get(0).has("image") ? 0 : -1;
+    }
     for (int i = 0; i < containers.size(); i++) {
-      if (name.equals(containers.get(i).path("name").asText(null))) {
+      if (kind.containerName().equals(containers.get(i).path("name").asText(null))) {
         return i;
       }
     }
@@ -227,7 +273,7 @@ public final class KubeflowWriter {
   /** The framework's container: the spec's fields first, then what the pod template carries. */
   private static ObjectNode mainContainer(KubeflowKind kind, RoleSpec role, ObjectNode carried) {
     var c = JsonNodeFactory.instance.objectNode();
-    c.put("name", kind.containerName());
+    c.put("name", carried != null ? carried.path("name").asText() : kind.containerName());
     c.put("image", role.image());
     if (!role.command().isEmpty()) {
       role.command().forEach(c.putArray("command")::add);

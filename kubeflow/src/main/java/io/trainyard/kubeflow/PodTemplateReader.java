@@ -54,9 +54,6 @@ final class PodTemplateReader {
               "activeDeadlineSeconds",
               "would fail single replicas behind the job's back; use"
                   + " runPolicy.activeDeadlineSeconds (→ spec.maxRuntime)"),
-          Map.entry(
-              "restartPolicy",
-              "is replaced by the operator with the replica spec's restartPolicy; set that"),
           Map.entry("nodeName", "pins one node; Trainyard chooses the cluster and its node pool"),
           Map.entry("hostname", OPERATOR_NAMES),
           Map.entry("hostnameOverride", OPERATOR_NAMES),
@@ -80,10 +77,12 @@ final class PodTemplateReader {
   record Template(MainContainer main, ObjectNode podTemplate) {}
 
   private final NodeReader nodes;
+  private final KubeflowKind kind;
   private final String containerName;
 
   PodTemplateReader(NodeReader nodes, KubeflowKind kind) {
     this.nodes = nodes;
+    this.kind = kind;
     this.containerName = kind.containerName();
   }
 
@@ -110,6 +109,16 @@ final class PodTemplateReader {
     }
     var known = new HashSet<>(CARRIED);
     known.add("containers");
+    known.add("restartPolicy");
+    if (spec.has("restartPolicy")) {
+      // The operator overwrites it with the replica spec's (training-operator v1.9
+      // pkg/controller.v1/common/pod.go), so what the pods run is the replica's policy.
+      nodes
+          .findings()
+          .warn(
+              at(specPath, "restartPolicy"),
+              "is overwritten by the operator with the replica spec's restartPolicy; left out");
+    }
     nodes.onlyKnown(spec, specPath, known, REFUSED, "a Kubernetes pod spec");
     spec.properties()
         .forEach(
@@ -120,6 +129,20 @@ final class PodTemplateReader {
             });
     var main = containers(spec, at(specPath, "containers"), podTemplate);
     return main == null ? null : new Template(main, podTemplate);
+  }
+
+  /**
+   * The container the operator wires up. An MPIJob's is the first, whatever its name: the training
+   * operator v1.9's MPIJob validation asks each container for a name and an image only and its
+   * webhook for MPIJob does nothing ({@code pkg/apis/kubeflow.org/v1/mpi_validation.go}, {@code
+   * pkg/webhooks/webhooks.go}), and its controller sets up {@code Containers[0]} of launcher and
+   * worker ({@code pkg/controller.v1/mpi/mpijob_controller.go}). The other kinds' operators look
+   * for the container by name.
+   */
+  private boolean isMain(ObjectNode container, int index) {
+    return kind == KubeflowKind.MPI_JOB
+        ? index == 0
+        : containerName.equals(container.path("name").asText(null));
   }
 
   private MainContainer containers(ObjectNode spec, String path, ObjectNode podTemplate) {
@@ -136,7 +159,7 @@ final class PodTemplateReader {
       if (container == null) {
         continue;
       }
-      if (!containerName.equals(container.path("name").asText(null))) {
+      if (!isMain(container, i)) {
         // Sidecars are pod-template content: carried whole, read by no one but Kubernetes.
         overlay.add(container.deepCopy());
         continue;
@@ -146,12 +169,15 @@ final class PodTemplateReader {
         continue;
       }
       main = new ContainerReader(nodes).read(container, at);
-      // Keep the entry when it carries fields, or to hold the container's place after sidecars.
-      if (main.carried().size() > 1 || i > 0) {
+      // Keep the entry when it carries fields, or a name other than the kind's, or to hold the
+      // container's place after sidecars.
+      if (main.carried().size() > 1 || i > 0 || !containerName.equals(main.name())) {
         overlay.add(main.carried());
       }
     }
-    if (main == null) {
+    if (main == null && kind == KubeflowKind.MPI_JOB) {
+      nodes.findings().refuse(at(path, 0), "must be the MPI container, with a name and an image");
+    } else if (main == null) {
       nodes
           .findings()
           .refuse(

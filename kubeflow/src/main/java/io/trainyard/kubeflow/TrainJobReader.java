@@ -210,7 +210,8 @@ public final class TrainJobReader {
     if (node.numNodes() > 1) {
       replicas.put("worker", node.numNodes() - 1);
     }
-    var kubernetes = new KubernetesOptions(PodTemplateTrees.toMap(podTemplate), null, trainJob);
+    var kubernetes =
+        new KubernetesOptions(PodTemplateTrees.toMap(podTemplate), null, null, null, trainJob);
     return new JobSpec(
         Framework.PYTORCH,
         node.image(),

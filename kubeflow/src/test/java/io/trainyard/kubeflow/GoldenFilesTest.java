@@ -34,6 +34,7 @@ class GoldenFilesTest {
       strings = {
         "pytorch-master-worker",
         "pytorch-elastic",
+        "pytorch-elastic-etcd-hpa",
         "tensorflow-chief-ps-worker-evaluator",
         "mpi-launcher-worker",
         "xgboost-master-worker"

@@ -26,7 +26,7 @@ class KubeflowWriterTest {
         """
         apiVersion: trainyard.io/v1
         kind: TrainingJob
-        metadata: {name: llama-sft, labels: {project: chat}}
+        metadata: {name: llama-sft}
         spec:
           framework: pytorch
           image: registry.example.com/sft:3
@@ -48,6 +48,8 @@ class KubeflowWriterTest {
           kubernetes:
             podTemplate: {nodeSelector: {pool: h100}, priorityClassName: batch}
             scheduling: {minAvailable: 4, queue: llm}
+            jobLabels: {project: chat, kueue.x-k8s.io/queue-name: llm}
+            jobAnnotations: {example.com/auto-resume: "true"}
         """,
         """
         apiVersion: trainyard.io/v1
@@ -118,14 +120,20 @@ class KubeflowWriterTest {
   }
 
   @Test
-  void renderOptionsNameTheObjectAndAddLabels() {
+  void renderOptionsNameTheObjectAndAddLabelsThatWinOverTheJobLabels() {
     var job =
         spec(
             """
         apiVersion: trainyard.io/v1
         kind: TrainingJob
-        metadata: {name: demo, labels: {project: p, owner: me}}
-        spec: {framework: xgboost, image: i, replicas: {master: 1}}
+        metadata: {name: demo, labels: {not-on: the-object}}
+        spec:
+          framework: xgboost
+          image: i
+          replicas: {master: 1}
+          kubernetes:
+            jobLabels: {project: p, owner: me}
+            jobAnnotations: {example.com/auto-resume: "true"}
         """);
     var rendered =
         writer.write(
@@ -136,9 +144,13 @@ class KubeflowWriterTest {
         .isEqualTo(
             TestDocuments.yaml(
                 "{name: ty-01hzx-a1, namespace: nlp-jobs, labels: {project: p, owner: gw,"
-                    + " trainyard.io/job-id: 01hzx}}"));
+                    + " trainyard.io/job-id: 01hzx},"
+                    + " annotations: {example.com/auto-resume: 'true'}}"));
     assertThat(writer.write(job).get("metadata"))
-        .isEqualTo(TestDocuments.yaml("{name: demo, labels: {project: p, owner: me}}"));
+        .isEqualTo(
+            TestDocuments.yaml(
+                "{name: demo, labels: {project: p, owner: me},"
+                    + " annotations: {example.com/auto-resume: 'true'}}"));
   }
 
   @Test

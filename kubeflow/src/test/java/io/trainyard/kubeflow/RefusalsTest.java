@@ -50,7 +50,6 @@ class RefusalsTest {
           pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/memory | lots | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.memory | not a quantity
           pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/memory | '1e9' | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.memory | not a memory quantity
           pt  | /spec/pytorchReplicaSpecs/Master/template/spec/nodeName | gpu-node-7 | spec.pytorchReplicaSpecs.Master.template.spec.nodeName | pins one node
-          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/restartPolicy | Always | spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy | replica spec's restartPolicy
           pt  | /spec/pytorchReplicaSpecs/Master/template/spec/activeDeadlineSeconds | 60 | spec.pytorchReplicaSpecs.Master.template.spec.activeDeadlineSeconds | runPolicy.activeDeadlineSeconds
           pt  | /spec/pytorchReplicaSpecs/Master/template/spec/hostname | master | spec.pytorchReplicaSpecs.Master.template.spec.hostname | names each replica's pod
           pt  | /spec/pytorchReplicaSpecs/Master/template/spec/schedulingGates | [{name: wait}] | spec.pytorchReplicaSpecs.Master.template.spec.schedulingGates | decide when replicas schedule
@@ -74,23 +73,44 @@ class RefusalsTest {
           pt  | /spec/cleanPodPolicy | All | spec.cleanPodPolicy | differs from spec.runPolicy.cleanPodPolicy
           pt  | /spec/volumes | [{name: dshm, emptyDir: {}}] | spec.volumes[0].name | also a volume of the master pod template
           pt  | /spec/nprocPerNode | gpu | spec.nprocPerNode | write it, e.g. "4"
-          pt  | /spec/elasticPolicy | {maxReplicas: 4, rdzvHost: etcd} | spec.elasticPolicy.rdzvHost | set the rendezvous endpoint themselves
-          pt  | /spec/elasticPolicy | {maxReplicas: 4, metrics: []} | spec.elasticPolicy.metrics | cannot price ahead
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, standalone: true} | spec.elasticPolicy.standalone | no shared endpoint
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, rdzvConf: [{key: a, value: '1'}, {key: a, value: '2'}]} | spec.elasticPolicy.rdzvConf[1].key | 'a' is set twice
+          pt  | /spec/elasticPolicy | {maxReplicas: 4, metrics: [{resource: {name: cpu}}]} | spec.elasticPolicy.metrics[0].type | is required
           pt  | /spec/bogus | 1 | spec.bogus | not a field of a PyTorchJob spec
           pt  | /spec | ~ | spec | is required
-          pt  | /status | {conditions: []} | status | written by the operator
-          pt  | /metadata/annotations | {owner: me} | metadata.annotations | template.metadata.annotations
-          pt  | /metadata/uid | 9f1c | metadata.uid | set by the API server
-          pt  | /metadata/generateName | bert- | metadata.generateName | fixed name
-          pt  | /metadata/name | ~ | metadata.name | is required
-          pt  | /apiVersion | kubeflow.org/v1beta1 | apiVersion | must be kubeflow.org/v1
+          pt  | /metadata/annotations | {owner: 3} | metadata.annotations.owner | must be a string
+          pt  | /metadata/finalizers | [example.com/keep] | metadata.finalizers | deleting the job object
+          pt  | /metadata/name | ~ | metadata.name | is required (or metadata.generateName)
+          pt  | /apiVersion | kubeflow.org/v1beta1 | apiVersion | an older version of the Kubeflow job API, which the Training Operator no longer serves and whose spec differs; write apiVersion: kubeflow.org/v1 and the PyTorchJob spec the Training Operator reads (spec.pytorchReplicaSpecs, spec.runPolicy)
+          xgb | /apiVersion | xgboostjob.kubeflow.org/v1alpha1 | apiVersion | the archived xgboost-operator, whose jobs the Training Operator now runs as kubeflow.org/v1 XGBoostJob; write apiVersion: kubeflow.org/v1 and the XGBoostJob spec
+          mpi | /apiVersion | kubeflow.org/v2beta1 | apiVersion | the MPI Operator's MPIJob, not the Training Operator's; write apiVersion: kubeflow.org/v1
+          pt  | /apiVersion | pytorch.kubeflow.org/v1 | apiVersion | is not an API Trainyard reads (its spec differs); write apiVersion: kubeflow.org/v1
           pt  | /kind | PaddleJob | kind | one of PyTorchJob, TFJob, MPIJob, XGBoostJob
           tf  | /spec/successPolicy | AllWorkers | spec.successPolicy | only the default policy
           tf  | /spec/enableDynamicWorker | true | spec.enableDynamicWorker | dynamic workers
-          mpi | /spec/mainContainer | trainer | spec.mainContainer | named 'mpi'
+          mpi | /spec/mainContainer | trainer | spec.mainContainer | the first container of each replica ('mpi'); name that one or leave it out
+          mpi | /spec/mpiReplicaSpecs/Worker/template/spec/containers/0/name | ~ | spec.mpiReplicaSpecs.Worker.template.spec.containers[0].name | is required
+          mpi | /spec/mpiReplicaSpecs/Worker/template/spec/containers/0/image | '' | spec.mpiReplicaSpecs.Worker.template.spec.containers[0].image | is required
           mpi | /spec/mpiReplicaSpecs/Launcher | ~ | spec.mpiReplicaSpecs.Launcher | an MPI job has one launcher
           mpi | /spec/slotsPerWorker | 0 | spec.slotsPerWorker | at least 1
           xgb | /spec/xgbReplicaSpecs/Worker/template/spec/containers/0/env/1/value | $(DATA_ROOT)/$(RUN_ID) | |
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/nvidia.com~1mig-1g.5gb | 1 | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.nvidia.com/mig-1g.5gb | cannot account for nvidia.com/mig-1g.5gb
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/habana.ai~1gaudi | 8 | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.habana.ai/gaudi | cannot account for habana.ai/gaudi
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/aws.amazon.com~1neuroncore | 2 | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.aws.amazon.com/neuroncore | cannot account for aws.amazon.com/neuroncore
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/resources/limits/gpu.intel.com~1i915 | 1 | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.gpu.intel.com/i915 | cannot account for gpu.intel.com/i915
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/image | $IMAGE | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image | holds '$IMAGE', which looks like an unrendered template variable
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/image | 'registry.example.com/bert:${TAG}' | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image | holds '${TAG}', which looks like an unrendered template variable
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/image | '{{ .Values.image }}' | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image | holds '{{ .Values.image }}', which looks like an unrendered template (Helm, Go or Jinja)
+          pt  | /spec/pytorchReplicaSpecs/Worker/replicas | $NUM_NODES | spec.pytorchReplicaSpecs.Worker.replicas | holds '$NUM_NODES', which looks like an unrendered template variable
+          pt  | /spec/pytorchReplicaSpecs/Worker/replicas | '{{ num_workers }}' | spec.pytorchReplicaSpecs.Worker.replicas | holds '{{ num_workers }}', which looks like an unrendered template
+          pt  | /metadata/name | 'bert-{{ run_id }}' | metadata.name | holds '{{ run_id }}'
+          pt  | /metadata/labels/project | '{%- if x %}a{% endif %}' | metadata.labels.project | holds '{%- if x %}'
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/args/1 | '{{ .Values.epochs }}' | spec.pytorchReplicaSpecs.Master.template.spec.containers[0].args[1] | looks like an unrendered template
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/args/1 | $(EPOCHS) | |
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/args/1 | '--nnodes=$NUM_NODES ${EXTRA}' | |
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/command | [python, -c, 'print(f"{{x}}")'] | |
+          pt  | /spec/pytorchReplicaSpecs/Master/template/spec/containers/0/env/0 | {name: DATA, value: '${HOME}/data:$PATH'} | |
+          pt  | /spec/pytorchReplicaSpecs/Master/template/metadata/annotations | {vault.hashicorp.com/agent-inject-template-db: '{{ with secret "db" }}{{ .Data.password }}{{ end }}'} | |
           """)
   void refusesNamingTheField(
       String base, String pointer, String value, String field, String message) {
@@ -119,7 +139,7 @@ class RefusalsTest {
     var master = (ObjectNode) document.at("/spec/pytorchReplicaSpecs/Master/template/spec");
     master.put("nodeName", "n1");
     ((ObjectNode) master.at("/containers/0")).putObject("lifecycle");
-    ((ObjectNode) document.get("metadata")).putObject("annotations");
+    ((ObjectNode) document.get("metadata")).putArray("finalizers");
 
     assertThatThrownBy(() -> reader.read(document))
         .isInstanceOfSatisfying(
@@ -128,7 +148,7 @@ class RefusalsTest {
                 assertThat(e.errors())
                     .extracting(FieldError::field)
                     .containsExactlyInAnyOrder(
-                        "metadata.annotations",
+                        "metadata.finalizers",
                         "spec.pytorchReplicaSpecs.Master.template.spec.nodeName",
                         "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].lifecycle",
                         "spec.runPolicy.suspend"));

@@ -17,6 +17,7 @@ import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.spi.JobState;
+import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -161,19 +162,24 @@ public final class JobService {
             + "); cancel it or choose another name");
   }
 
-  /** The job as it would be stored on {@code offer} (null: none, for auditing a refusal). */
+  /**
+   * The job as it would be stored on {@code offer} (null: none, for auditing a refusal). The spec
+   * hash is the submitted document's, taken before a {@code metadata.generateName} becomes a name,
+   * so the same document with the same idempotency key finds the job stored first.
+   */
   private JobRow row(Caller caller, Quote quote, Candidate offer) {
     var principal = caller.principal();
     var now = clock.instant();
+    var named = quote.job().named(generatedSuffix());
     return JobRow.builder()
         .id(JobIds.newId())
         .team(quote.team())
         .ownerSubject(principal.subject())
         .ownerUsername(principal.username())
-        .name(quote.job().metadata().name())
+        .name(named.metadata().name())
         .state(JobState.PENDING)
         .attempt(1)
-        .specJson(json.write(quote.job()))
+        .specJson(json.write(named))
         .specHash(CanonicalJson.sha256(quote.job()))
         .decisionJson(json.write(quote.decision()))
         .offerIndex(0)
@@ -183,6 +189,17 @@ public final class JobService {
         .createdAt(now)
         .updatedAt(now)
         .build();
+  }
+
+  /** Five characters of Kubernetes' name-suffix alphabet, as its API server generates them. */
+  private static String generatedSuffix() {
+    var random = java.util.concurrent.ThreadLocalRandom.current();
+    var suffix = new StringBuilder();
+    for (int i = 0; i < ObjectMeta.SUFFIX_LENGTH; i++) {
+      suffix.append(
+          ObjectMeta.SUFFIX_ALPHABET.charAt(random.nextInt(ObjectMeta.SUFFIX_ALPHABET.length())));
+    }
+    return suffix.toString();
   }
 
   private static String describe(Candidate offer) {

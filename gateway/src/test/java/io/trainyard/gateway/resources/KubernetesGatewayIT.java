@@ -136,6 +136,62 @@ class KubernetesGatewayIT {
         });
   }
 
+  @Test
+  void aKubeflowDocumentWithGenerateNameLabelsAndAnnotationsReplaysToTheSameJob() {
+    var document =
+        """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata:
+          generateName: mnist-
+          labels:
+            kueue.x-k8s.io/queue-name: user-queue
+            project: digits
+          annotations:
+            example.com/auto-resume: "true"
+        spec:
+          pytorchReplicaSpecs:
+            Master:
+              replicas: 1
+              restartPolicy: OnFailure
+              template:
+                spec:
+                  containers:
+                    - name: pytorch
+                      image: docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727
+                      command: [python3, /opt/pytorch-mnist/mnist.py, --epochs=1]
+                      resources:
+                        limits: {cpu: 2, memory: 8Gi}
+        """;
+    var first =
+        client.post("/v1/jobs", token, "application/yaml", document, "Idempotency-Key", "mnist-1");
+    assertThat(first.status()).as(first.body()).isEqualTo(201);
+    var again =
+        client.post("/v1/jobs", token, "application/yaml", document, "Idempotency-Key", "mnist-1");
+    assertThat(again.status()).as(again.body()).isEqualTo(200);
+    var id = first.json().get("id").asText();
+    var name = first.json().get("name").asText();
+    assertThat(name).matches("mnist-[bcdfghjklmnpqrstvwxz2456789]{5}");
+    assertThat(again.json().get("id").asText()).isEqualTo(id);
+    assertThat(again.json().get("name").asText()).isEqualTo(name);
+
+    // Another key is another job, with another generated name.
+    var other =
+        client.post("/v1/jobs", token, "application/yaml", document, "Idempotency-Key", "mnist-2");
+    assertThat(other.status()).as(other.body()).isEqualTo(201);
+    assertThat(other.json().get("id").asText()).isNotEqualTo(id);
+    assertThat(other.json().get("name").asText()).startsWith("mnist-").isNotEqualTo(name);
+
+    var at = attempt(awaitState(id, "SUBMITTED"));
+    var metadata = OPERATOR.get(at).getMetadata();
+    assertThat(metadata.getLabels())
+        .containsEntry("kueue.x-k8s.io/queue-name", "user-queue")
+        .containsEntry("project", "digits")
+        .containsEntry("trainyard.io/job-id", id)
+        .containsEntry("trainyard.io/team", "ml");
+    assertThat(metadata.getAnnotations()).containsEntry("example.com/auto-resume", "true");
+  }
+
   private static Attempt attempt(JsonNode job) {
     return FakeTrainingOperator.pytorchJob("ml-jobs", job.get("objectName").asText());
   }

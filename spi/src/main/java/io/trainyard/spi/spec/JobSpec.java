@@ -95,14 +95,33 @@ public record JobSpec(
     return result;
   }
 
+  // What a role's pods get: job-wide labels and annotations are the job object's, not a role's.
   private KubernetesOptions roleKubernetes(RoleOverride o) {
-    var defaults = kubernetes == null ? KubernetesOptions.NONE : kubernetes;
-    return o.kubernetes() == null ? defaults : o.kubernetes().over(defaults);
+    var defaults =
+        kubernetes == null
+            ? KubernetesOptions.NONE
+            : new KubernetesOptions(kubernetes.podTemplate(), kubernetes.scheduling());
+    return o.kubernetes() == null
+        ? defaults
+        : new KubernetesOptions(o.kubernetes().podTemplate(), o.kubernetes().scheduling())
+            .over(defaults);
   }
 
   @JsonIgnore
   public int totalReplicas() {
     return replicas.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  /** Labels for the job's object on Kubernetes ({@code spec.kubernetes.jobLabels}); never null. */
+  @JsonIgnore
+  public Map<String, String> jobLabels() {
+    return kubernetes == null ? Map.of() : kubernetes.jobLabels();
+  }
+
+  /** Annotations for the job's object ({@code spec.kubernetes.jobAnnotations}); never null. */
+  @JsonIgnore
+  public Map<String, String> jobAnnotations() {
+    return kubernetes == null ? Map.of() : kubernetes.jobAnnotations();
   }
 
   /** GPUs per replica summed over every replica. */
@@ -155,8 +174,8 @@ public record JobSpec(
   @JsonIgnore
   public boolean needsKubernetes() {
     return !volumes.isEmpty()
-        || (kubernetes != null && !kubernetes.isEmpty())
+        || (kubernetes != null && kubernetes.needsKubernetes())
         || roles.values().stream()
-            .anyMatch(o -> o != null && o.kubernetes() != null && !o.kubernetes().isEmpty());
+            .anyMatch(o -> o != null && o.kubernetes() != null && o.kubernetes().needsKubernetes());
   }
 }

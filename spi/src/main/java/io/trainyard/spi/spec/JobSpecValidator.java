@@ -45,33 +45,68 @@ public final class JobSpecValidator {
   }
 
   private void metadata(ObjectMeta meta, List<FieldError> errors) {
-    if (meta == null || meta.name() == null || meta.name().isBlank()) {
-      errors.add(new FieldError("metadata.name", "is required"));
+    if (meta != null && meta.name() == null && meta.generateName() != null) {
+      // The prefix of a name made later: the whole name must be a DNS-1123 label.
+      var prefix = meta.generateName();
+      if (prefix.length() > MAX_NAME - ObjectMeta.SUFFIX_LENGTH
+          || !DNS1123_LABEL.matcher(prefix + "x").matches()) {
+        errors.add(
+            new FieldError(
+                "metadata.generateName",
+                "must be the start of a DNS-1123 label: lower-case letters, digits and '-',"
+                    + " starting with a letter or digit, at most "
+                    + (MAX_NAME - ObjectMeta.SUFFIX_LENGTH)
+                    + " characters"));
+      }
+    } else if (meta == null || meta.name() == null || meta.name().isBlank()) {
+      errors.add(new FieldError("metadata.name", "is required (or metadata.generateName)"));
       return;
+    } else {
+      dnsLabel("metadata.name", meta.name(), errors);
     }
-    dnsLabel("metadata.name", meta.name(), errors);
     if (meta.team() != null) {
       dnsLabel("metadata.team", meta.team(), errors);
     }
-    meta.labels()
-        .forEach(
-            (k, v) -> {
-              if (!KubernetesNames.isLabelKey(k)) {
-                errors.add(
-                    new FieldError(
-                        "metadata.labels." + k,
-                        "is not a valid label key: an optional DNS subdomain and '/', then at"
-                            + " most 63 letters, digits, '-', '_' or '.', starting and ending"
-                            + " with a letter or digit"));
-              }
-              if (v == null || !KubernetesNames.isLabelValue(v)) {
-                errors.add(
-                    new FieldError(
-                        "metadata.labels." + k,
-                        "must be a label value: at most 63 letters, digits, '-', '_' or '.',"
-                            + " starting and ending with a letter or digit"));
-              }
-            });
+    labels("metadata.labels", meta.labels(), errors);
+  }
+
+  private static void labels(String at, Map<String, String> labels, List<FieldError> errors) {
+    labels.forEach(
+        (k, v) -> {
+          if (!KubernetesNames.isLabelKey(k)) {
+            errors.add(new FieldError(at + "." + k, LABEL_KEY));
+          }
+          if (v == null || !KubernetesNames.isLabelValue(v)) {
+            errors.add(
+                new FieldError(
+                    at + "." + k,
+                    "must be a label value: at most 63 letters, digits, '-', '_' or '.',"
+                        + " starting and ending with a letter or digit"));
+          }
+        });
+  }
+
+  private static final String LABEL_KEY =
+      "is not a valid label key: an optional DNS subdomain and '/', then at most 63 letters,"
+          + " digits, '-', '_' or '.', starting and ending with a letter or digit";
+
+  /** Annotation keys follow the label key rules; values are any text, 256 KiB in all. */
+  private static void annotations(
+      String at, Map<String, String> annotations, List<FieldError> errors) {
+    var total = 0L;
+    for (var e : annotations.entrySet()) {
+      if (!KubernetesNames.isLabelKey(e.getKey())) {
+        errors.add(new FieldError(at + "." + e.getKey(), LABEL_KEY.replace("label", "annotation")));
+      }
+      if (e.getValue() == null) {
+        errors.add(new FieldError(at + "." + e.getKey(), "must be a string"));
+      } else {
+        total += e.getKey().length() + e.getValue().length();
+      }
+    }
+    if (total > 256 * 1024) {
+      errors.add(new FieldError(at, "must be at most 256 KiB in all, as Kubernetes allows"));
+    }
   }
 
   private static void dnsLabel(String field, String value, List<FieldError> errors) {
@@ -99,6 +134,8 @@ public final class JobSpecValidator {
     secretEnv("spec.secretEnv", spec.secretEnv(), spec.env().keySet(), errors);
     if (spec.kubernetes() != null) {
       scheduling(spec.kubernetes().scheduling(), errors);
+      labels("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
+      annotations("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
       spec.kubernetes().trainJob().keySet().stream()
           .filter(k -> !KubernetesOptions.TRAIN_JOB_FIELDS.contains(k))
           .forEach(
@@ -114,7 +151,7 @@ public final class JobSpecValidator {
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
     atMost(
         "spec.processesPerReplica", spec.processesPerReplica(), MAX_PROCESSES_PER_REPLICA, errors);
-    elastic(spec, errors);
+    ElasticValidator.check(spec, errors);
     decimal("spec.estimatedHours", spec.estimatedHours(), InputLimits.MAX_ESTIMATED_HOURS, errors);
     duration("spec.maxRuntime", spec.maxRuntime(), false, errors);
     if (spec.maxRestarts() != null && spec.maxRestarts() < 0) {
@@ -156,6 +193,18 @@ public final class JobSpecValidator {
                     new FieldError(
                         at + ".kubernetes.scheduling",
                         "is job-wide: set spec.kubernetes.scheduling instead"));
+              }
+              if (o.kubernetes() != null && !o.kubernetes().jobLabels().isEmpty()) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.jobLabels",
+                        "is job-wide: set spec.kubernetes.jobLabels instead"));
+              }
+              if (o.kubernetes() != null && !o.kubernetes().jobAnnotations().isEmpty()) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.jobAnnotations",
+                        "is job-wide: set spec.kubernetes.jobAnnotations instead"));
               }
               if (o.kubernetes() != null && !o.kubernetes().trainJob().isEmpty()) {
                 errors.add(
@@ -309,27 +358,6 @@ public final class JobSpecValidator {
                 errors.add(new FieldError(at + ".minResources." + name, "must be a quantity"));
               }
             });
-  }
-
-  private void elastic(JobSpec spec, List<FieldError> errors) {
-    var e = spec.elastic();
-    if (e == null) {
-      return;
-    }
-    if (spec.framework() != Framework.PYTORCH) {
-      errors.add(new FieldError("spec.elastic", "is only for pytorch jobs"));
-    }
-    positive("spec.elastic.minReplicas", e.minReplicas(), errors);
-    positive("spec.elastic.maxReplicas", e.maxReplicas(), errors);
-    if (e.minReplicas() != null && e.maxReplicas() != null && e.minReplicas() > e.maxReplicas()) {
-      errors.add(new FieldError("spec.elastic.minReplicas", "must not exceed maxReplicas"));
-    }
-    if (e.maxRestarts() != null && e.maxRestarts() < 0) {
-      errors.add(new FieldError("spec.elastic.maxRestarts", "must be 0 or more"));
-    }
-    if (e.rdzvBackend() != null && e.rdzvBackend().isBlank()) {
-      errors.add(new FieldError("spec.elastic.rdzvBackend", "must not be empty"));
-    }
   }
 
   private void inputs(JobSpec spec, List<FieldError> errors) {

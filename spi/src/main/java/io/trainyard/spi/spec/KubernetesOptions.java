@@ -27,6 +27,11 @@ import java.util.Map;
  * <p>In a role's override the podTemplate's top-level keys replace the defaults' keys of the same
  * name (a shallow merge), so a role can differ in {@code tolerations} alone.
  *
+ * <p>{@code jobLabels} and {@code jobAnnotations} go on the job object itself (a Kueue queue name,
+ * a vendor's auto-resume flag), beside the labels the backend sets, which win on a clash. They do
+ * not make a job Kubernetes-only: managed backends map labels to their own tags where they can and
+ * say what they leave out.
+ *
  * <p>{@code trainJob} holds, as the document's own trees, the parts of a Kubeflow Trainer {@code
  * TrainJob} ({@code trainer.kubeflow.org/v1alpha1}) that the spec has no field for, so that a
  * cluster running Kubeflow Trainer renders them back: keys named as the TrainJob's {@code spec}
@@ -36,13 +41,19 @@ import java.util.Map;
  *
  * @param podTemplate the pod-template fields above; never null
  * @param scheduling gang scheduling; job-wide, so only meaningful at {@code spec.kubernetes}
+ * @param jobLabels labels of the job object, in order; never null; job-wide
+ * @param jobAnnotations annotations of the job object, in order; never null; job-wide
  * @param trainJob TrainJob parts (see above); never null; job-wide, so only at {@code
  *     spec.kubernetes}
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record KubernetesOptions(
-    Map<String, Object> podTemplate, Scheduling scheduling, Map<String, Object> trainJob) {
-  public static final KubernetesOptions NONE = new KubernetesOptions(null, null, null);
+    Map<String, Object> podTemplate,
+    Scheduling scheduling,
+    Map<String, String> jobLabels,
+    Map<String, String> jobAnnotations,
+    Map<String, Object> trainJob) {
+  public static final KubernetesOptions NONE = new KubernetesOptions(null, null);
 
   /** The TrainJob {@code spec} fields {@code trainJob} may hold. */
   public static final java.util.Set<String> TRAIN_JOB_FIELDS =
@@ -56,17 +67,23 @@ public record KubernetesOptions(
 
   public KubernetesOptions {
     podTemplate = podTemplate == null ? Map.of() : copy(podTemplate);
+    jobLabels =
+        jobLabels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(jobLabels));
+    jobAnnotations =
+        jobAnnotations == null
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(jobAnnotations));
     trainJob = trainJob == null ? Map.of() : copy(trainJob);
   }
 
   /** Pod-template fields and gang scheduling. */
   public KubernetesOptions(Map<String, Object> podTemplate, Scheduling scheduling) {
-    this(podTemplate, scheduling, null);
+    this(podTemplate, scheduling, null, null, null);
   }
 
   /** Pod-template fields only. */
   public KubernetesOptions(Map<String, Object> podTemplate) {
-    this(podTemplate, null, null);
+    this(podTemplate, null);
   }
 
   /**
@@ -83,11 +100,24 @@ public record KubernetesOptions(
     return Collections.unmodifiableMap(new LinkedHashMap<>(tree));
   }
 
+  /** Nothing at all: no pod fields, gang scheduling, job labels or annotations, TrainJob parts. */
   @JsonIgnore
   public boolean isEmpty() {
-    return podTemplate.isEmpty()
-        && (scheduling == null || scheduling.isEmpty())
-        && trainerOnlyFields().isEmpty();
+    return !needsKubernetes()
+        && jobLabels.isEmpty()
+        && jobAnnotations.isEmpty()
+        && trainJob.isEmpty();
+  }
+
+  /**
+   * True when these options ask for what only Kubernetes (or only Kubeflow Trainer) can do: pod
+   * fields, gang scheduling, TrainJob parts other than the runtime's name.
+   */
+  @JsonIgnore
+  public boolean needsKubernetes() {
+    return !podTemplate.isEmpty()
+        || (scheduling != null && !scheduling.isEmpty())
+        || !trainerOnlyFields().isEmpty();
   }
 
   /** These options over {@code defaults}: top-level podTemplate keys replace the defaults' keys. */
@@ -100,6 +130,8 @@ public record KubernetesOptions(
     return new KubernetesOptions(
         merged,
         scheduling != null ? scheduling : defaults.scheduling,
+        jobLabels.isEmpty() ? defaults.jobLabels : jobLabels,
+        jobAnnotations.isEmpty() ? defaults.jobAnnotations : jobAnnotations,
         trainJob.isEmpty() ? defaults.trainJob : trainJob);
   }
 }

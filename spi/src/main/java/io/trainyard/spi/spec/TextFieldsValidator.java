@@ -36,6 +36,8 @@ final class TextFieldsValidator {
             });
     if (spec.kubernetes() != null) {
       tree("spec.kubernetes.podTemplate", spec.kubernetes().podTemplate(), errors);
+      tree("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
+      tree("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
       tree("spec.kubernetes.trainJob", spec.kubernetes().trainJob(), errors);
       var s = spec.kubernetes().scheduling();
       if (s != null) {
@@ -46,6 +48,10 @@ final class TextFieldsValidator {
     tree("spec.deepspeed", spec.deepspeed(), errors);
     if (spec.elastic() != null) {
       line("spec.elastic.rdzvBackend", spec.elastic().rdzvBackend(), errors);
+      line("spec.elastic.rdzvHost", spec.elastic().rdzvHost(), errors);
+      line("spec.elastic.rdzvId", spec.elastic().rdzvId(), errors);
+      tree("spec.elastic.rdzvConf", spec.elastic().rdzvConf(), errors);
+      tree("spec.elastic.metrics", spec.elastic().metrics(), errors);
     }
     line("spec.checkpoint.uri", spec.checkpoint() == null ? null : spec.checkpoint().uri(), errors);
     line("spec.output.uri", spec.output() == null ? null : spec.output().uri(), errors);

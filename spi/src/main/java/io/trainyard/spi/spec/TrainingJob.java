@@ -12,6 +12,21 @@ public record TrainingJob(String apiVersion, String kind, ObjectMeta metadata, J
   public TrainingJob withTeam(String team) {
     var meta = metadata == null ? new ObjectMeta(null, team, null) : metadata;
     return new TrainingJob(
-        apiVersion, kind, new ObjectMeta(meta.name(), team, meta.labels()), spec);
+        apiVersion,
+        kind,
+        new ObjectMeta(meta.name(), team, meta.labels(), meta.generateName()),
+        spec);
+  }
+
+  /**
+   * This job with a name: its own, or one made from {@code metadata.generateName} with {@code
+   * suffix} (see {@link ObjectMeta}). Call only on a valid job.
+   */
+  public TrainingJob named(String suffix) {
+    if (metadata.name() != null) {
+      return this;
+    }
+    return new TrainingJob(
+        apiVersion, kind, metadata.withName(metadata.generateName() + suffix), spec);
   }
 }

@@ -31,6 +31,8 @@ class JobSpecValidatorTest {
           metadata: {name: -demo}                                      | metadata.name                   | not a DNS-1123 label
           metadata: {name: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa} | metadata.name | at most 63
           metadata: {labels: {a: b}}                                   | metadata.name                   | is required
+          metadata: {generateName: Bert-}                              | metadata.generateName           | start of a DNS-1123 label
+          metadata: {generateName: -bert}                              | metadata.generateName           | start of a DNS-1123 label
           metadata: {name: demo, team: NLP}                            | metadata.team                   | not a DNS-1123 label
           spec.replicas: {master: 0}                                   | spec.replicas.master            | at least 1
           spec.replicas: {master: 1, worker: -2}                       | spec.replicas.worker            | at least 1
@@ -66,6 +68,15 @@ class JobSpecValidatorTest {
           spec.kubernetes: {scheduling: {scheduleTimeoutSeconds: 0}}   | spec.kubernetes.scheduling.scheduleTimeoutSeconds | at least 1
           spec.cleanup: {ttlAfterFinished: soon}                       | spec.cleanup.ttlAfterFinished   | not a duration
           spec.elastic: {maxReplicas: 2, rdzvBackend: ''}              | spec.elastic.rdzvBackend        | must not be empty
+          spec.elastic: {maxReplicas: 2, rdzvBackend: etcd, rdzvHost: 'etcd:2379'} | spec.elastic.rdzvHost | no port
+          spec.elastic: {maxReplicas: 2, rdzvBackend: etcd, rdzvHost: etcd, rdzvPort: 70000} | spec.elastic.rdzvPort | 1 to 65535
+          spec.elastic: {maxReplicas: 2, rdzvConf: {timeout: '9,0'}}  | spec.elastic.rdzvConf.timeout   | without ','
+          spec.elastic: {maxReplicas: 2, metrics: [{resource: {name: cpu}}]} | spec.elastic.metrics[0]  | with a type
+          spec.elastic: {minReplicas: 1, metrics: [{type: Resource}]}  | spec.elastic.maxReplicas        | required with metrics
+          spec.kubernetes: {jobLabels: {team/a/b: x}}                  | spec.kubernetes.jobLabels.team/a/b | not a valid label key
+          spec.kubernetes: {jobLabels: {project: 'two words'}}         | spec.kubernetes.jobLabels.project | must be a label value
+          spec.kubernetes: {jobAnnotations: {'bad key': x}}            | spec.kubernetes.jobAnnotations.bad key | not a valid annotation key
+          spec.roles: {worker: {kubernetes: {jobLabels: {a: b}}}}      | spec.roles.worker.kubernetes.jobLabels | job-wide
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
     var errors = validator.validate(Specs.parse(apply(change)));
@@ -87,12 +98,15 @@ class JobSpecValidatorTest {
           spec.resources: {gpus: 2}
           spec.cleanup: {pods: all, ttlAfterFinished: 0s}
           spec.elastic: {minReplicas: 1, maxReplicas: 3, maxRestarts: 2, rdzvBackend: c10d}
+          spec.elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: etcd, rdzvHost: etcd-client.ml.svc, rdzvPort: 2379, rdzvId: run-7, rdzvConf: {protocol: https}, metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}}]}
           spec.roles: {worker: {secretEnv: {TOKEN: {secret: hf, key: token}}, kubernetes: {podTemplate: {nodeSelector: {pool: gpu}}}}}
           spec.kubernetes: {scheduling: {minAvailable: 3, queue: research, minResources: {cpu: '8'}, priorityClass: high, scheduleTimeoutSeconds: 600}}
           spec.maxRuntime: 1h30m
+          spec.kubernetes: {jobLabels: {kueue.x-k8s.io/queue-name: user-queue}, jobAnnotations: {example.com/auto-resume: 'true', note: 'any text, even: this'}}
           spec.placement: {policy: pinned, backends: [local]}
           spec.roles: {worker: {command: [python3, w.py], resources: {cpus: 2}}}
           metadata: {name: a, team: nlp, labels: {app.kubernetes.io/name: bert}}
+          metadata: {generateName: bert-imdb-}
           """)
   void acceptsValidVariants(String change) {
     assertThat(validator.validate(Specs.parse(apply(change)))).isEmpty();

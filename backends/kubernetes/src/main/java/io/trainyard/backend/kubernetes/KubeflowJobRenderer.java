@@ -17,6 +17,7 @@ import io.trainyard.kubeflow.TrainJobWriter;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.util.HashMap;
@@ -134,7 +135,37 @@ final class KubeflowJobRenderer {
             cluster.trainerRuntime(),
             pods.get(first),
             cluster.effectivePodPatches());
-    return new TrainJobWriter().write(spec, options);
+    var tree = new TrainJobWriter().write(spec, options);
+    objectLabels(job.spec(), tree);
+    return tree;
+  }
+
+  /**
+   * The spec's labels and annotations for the job object ({@code spec.kubernetes.jobLabels}, {@code
+   * jobAnnotations}) beside those already rendered, which are the gateway's and win on a clash.
+   */
+  private static void objectLabels(JobSpec spec, ObjectNode tree) {
+    var meta = tree.withObject("metadata");
+    if (!spec.jobLabels().isEmpty()) {
+      var labels = meta.withObject("labels");
+      spec.jobLabels()
+          .forEach(
+              (k, v) -> {
+                if (!labels.has(k)) {
+                  labels.put(k, v);
+                }
+              });
+    }
+    if (!spec.jobAnnotations().isEmpty()) {
+      var annotations = meta.withObject("annotations");
+      spec.jobAnnotations()
+          .forEach(
+              (k, v) -> {
+                if (!annotations.has(k)) {
+                  annotations.put(k, v);
+                }
+              });
+    }
   }
 
   /** The DeepSpeed ConfigMap of {@code job}, owned by its job object; empty without a config. */

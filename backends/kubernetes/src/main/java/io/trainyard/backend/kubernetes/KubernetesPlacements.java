@@ -58,7 +58,7 @@ final class KubernetesPlacements {
       }
     }
     var pools = new PoolCatalog(cluster, shapes, spec.effectivePlacement().effectiveSpot());
-    var roles = spec.roleSpecs();
+    var roles = pricedRoles(spec);
     var candidates = new ArrayList<List<PoolShape>>();
     for (var role : roles) {
       var fitting = candidates(role, pools.allowed());
@@ -83,6 +83,37 @@ final class KubernetesPlacements {
     return placements.isEmpty()
         ? rejected(List.copyOf(reasons))
         : new Proposals(placements, List.of());
+  }
+
+  /**
+   * The roles as the cluster may have to run them: an elastic job's workers at {@code
+   * elastic.maxReplicas} when that is more than {@code replicas.worker}, since the operator (or the
+   * autoscaler of {@code elastic.metrics}) may grow the job to it. Pricing the smaller count would
+   * let an elastic job pass a budget or {@code maxHourlyUsd} it can then exceed.
+   */
+  static List<RoleSpec> pricedRoles(JobSpec spec) {
+    var roles = spec.roleSpecs();
+    var elastic = spec.elastic();
+    if (elastic == null || elastic.maxReplicas() == null) {
+      return roles;
+    }
+    return roles.stream()
+        .map(
+            r ->
+                r.name().equals("worker") && elastic.maxReplicas() > r.replicas()
+                    ? new RoleSpec(
+                        r.name(),
+                        elastic.maxReplicas(),
+                        r.image(),
+                        r.command(),
+                        r.args(),
+                        r.env(),
+                        r.secretEnv(),
+                        r.resources(),
+                        r.restartPolicy(),
+                        r.kubernetes())
+                    : r)
+        .toList();
   }
 
   /**
@@ -198,7 +229,7 @@ final class KubernetesPlacements {
     return groups;
   }
 
-  private static List<String> notes(JobSpec spec, LinkedHashMap<PoolShape, List<RoleSpec>> groups) {
+  private List<String> notes(JobSpec spec, LinkedHashMap<PoolShape, List<RoleSpec>> groups) {
     var notes = new ArrayList<String>();
     var where = new ArrayList<String>();
     groups.forEach(
@@ -215,7 +246,33 @@ final class KubernetesPlacements {
               + " (DEEPSPEED_CONFIG)");
     }
     if (spec.elastic() != null && spec.elastic().maxReplicas() != null) {
-      notes.add("priced for replicas.worker; an elastic job may grow to elastic.maxReplicas");
+      notes.add(
+          "priced at elastic.maxReplicas ("
+              + spec.elastic().maxReplicas()
+              + " workers), the most the job may grow to"
+              + (spec.elastic().metrics() != null
+                  ? " (its autoscaler scales on elastic.metrics)"
+                  : ""));
+    }
+    var queue = spec.jobLabels().get(KubeflowJobRenderer.KUEUE_QUEUE_LABEL);
+    if (queue != null && cluster.kueueQueue() != null && !queue.equals(cluster.kueueQueue())) {
+      notes.add(
+          "spec.kubernetes.jobLabels."
+              + KubeflowJobRenderer.KUEUE_QUEUE_LABEL
+              + " '"
+              + queue
+              + "' is replaced by this cluster's queue '"
+              + cluster.kueueQueue()
+              + "'");
+    }
+    if (spec.elastic() != null && spec.elastic().hasOwnRendezvous()) {
+      notes.add(
+          "rendezvous at the job's own "
+              + (spec.elastic().rdzvBackend() == null ? "store" : spec.elastic().rdzvBackend())
+              + " "
+              + spec.elastic().rdzvHost()
+              + (spec.elastic().rdzvPort() == null ? "" : ":" + spec.elastic().rdzvPort())
+              + ", which must be reachable from the cluster");
     }
     return notes;
   }

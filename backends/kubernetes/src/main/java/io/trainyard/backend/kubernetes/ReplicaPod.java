@@ -17,7 +17,8 @@ import java.util.Optional;
  * <ul>
  *   <li>A v1 job's pods carry the training operator's {@code training.kubeflow.org/job-name},
  *       {@code replica-type} (lower-cased, as the operator writes it) and {@code replica-index}
- *       labels; the container is the framework's ({@code pytorch}, ...).
+ *       labels; the container is the framework's ({@code pytorch}, ...), an MPIJob's first (its
+ *       operator wires up the first container, whatever its name).
  *   <li>A TrainJob's pods are its JobSet's (named as the TrainJob): {@code
  *       jobset.sigs.k8s.io/jobset-name}, {@code jobset.sigs.k8s.io/replicatedjob-name} ({@code
  *       node}, {@code dataset-initializer}, ...) and the Job controller's {@code
@@ -67,8 +68,15 @@ record ReplicaPod(String replica, int rank, int index, String podName, String co
       return Optional.empty();
     }
     var role = type.toLowerCase(Locale.ROOT);
+    // An MPIJob's operator wires up the first container, whatever the user named it.
+    var container =
+        kind == KubeflowKind.MPI_JOB
+                && pod.getSpec() != null
+                && !pod.getSpec().getContainers().isEmpty()
+            ? pod.getSpec().getContainers().get(0).getName()
+            : kind.containerName();
     return Optional.of(
-        replica(role, kind.framework().roles().indexOf(role), index, pod, kind.containerName()));
+        replica(role, kind.framework().roles().indexOf(role), index, pod, container));
   }
 
   private static Optional<ReplicaPod> jobSetPod(Pod pod, Map<String, String> labels) {

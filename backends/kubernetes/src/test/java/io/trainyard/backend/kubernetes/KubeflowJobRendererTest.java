@@ -177,6 +177,41 @@ class KubeflowJobRendererTest {
   }
 
   @Test
+  void theSpecsObjectLabelsAndAnnotationsStandBesideTheGatewaysWhichWin() {
+    var cluster = TestJobs.config(TestJobs.ONPREM_A).settings();
+    var spec =
+        TestJobs.spec(
+            """
+            framework: xgboost
+            image: i
+            replicas: {master: 1}
+            kubernetes:
+              jobLabels: {kueue.x-k8s.io/queue-name: user-queue, project: churn,
+                          trainyard.io/team: someone-else}
+              jobAnnotations: {example.com/auto-resume: "true"}
+            """);
+    var proposals = new KubernetesPlacements(cluster, PriceCatalog.embedded()).propose(spec);
+    var placement = proposals.placements().get(0);
+    assertThat(placement.notes())
+        .contains(
+            "spec.kubernetes.jobLabels.kueue.x-k8s.io/queue-name 'user-queue' is replaced by this"
+                + " cluster's queue 'team-queue'");
+    var job =
+        new BackendJob(
+            "01hzx3kq7v8m2n4p6r8t0w2y4a", 1, "nlp", "bob", "x", spec, "h", placement, Map.of());
+    var object = tree(new KubeflowJobRenderer(cluster).desired(job, placement));
+    assertThat(object.at("/metadata/labels"))
+        .isEqualTo(
+            yaml(
+                "{kueue.x-k8s.io/queue-name: team-queue, project: churn, trainyard.io/team: nlp,"
+                    + " trainyard.io/job-id: 01hzx3kq7v8m2n4p6r8t0w2y4a, trainyard.io/spec-hash:"
+                    + " h}"));
+    assertThat(object.at("/metadata/annotations/example.com~1auto-resume").asText())
+        .isEqualTo("true");
+    assertThat(spec.needsKubernetes()).isFalse();
+  }
+
+  @Test
   void theDeepSpeedConfigMapIsOwnedByTheJobObject() {
     var job = job(FULL);
     var owner =

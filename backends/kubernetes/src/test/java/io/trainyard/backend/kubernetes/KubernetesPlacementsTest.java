@@ -57,6 +57,35 @@ class KubernetesPlacementsTest {
     assertThat(p.notes()).contains("master, worker on pool dgx");
   }
 
+  @Test
+  void anElasticJobIsPricedAtItsMaximumWorkers() {
+    // Two 2-GPU workers fit one 8-GPU node; six (maxReplicas) need two.
+    var fixed =
+        """
+        framework: pytorch
+        image: i
+        resources: {gpus: 2, cpus: 8, memory: 32Gi}
+        replicas: {worker: 2}
+        """;
+    var elastic =
+        fixed
+            + "elastic: {minReplicas: 2, maxReplicas: 6, rdzvBackend: etcd, rdzvHost: etcd-client,"
+            + " rdzvPort: 2379, metrics: [{type: Resource, resource: {name: cpu, target: {type:"
+            + " Utilization, averageUtilization: 80}}}]}\n";
+    assertThat(onPrem(fixed).placements().get(0).lines().get(0).count()).isEqualTo(1);
+    var p = onPrem(elastic).placements().get(0);
+    assertThat(p.lines())
+        .containsExactly(
+            new PlacementLine(List.of("worker"), "dgx-a100", 2, "nvidia-a100-40gb", 8));
+    assertThat(p.operatorUsdPerHour()).isEqualByComparingTo("24.0");
+    assertThat(p.notes())
+        .contains(
+            "priced at elastic.maxReplicas (6 workers), the most the job may grow to (its"
+                + " autoscaler scales on elastic.metrics)",
+            "rendezvous at the job's own etcd etcd-client:2379, which must be reachable from the"
+                + " cluster");
+  }
+
   /** spec → lines as "roles@type×count" and the spot flags of every placement, in order. */
   @ParameterizedTest(name = "{0}")
   @CsvSource(

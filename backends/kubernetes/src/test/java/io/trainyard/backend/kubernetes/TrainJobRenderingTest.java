@@ -109,6 +109,20 @@ class TrainJobRenderingTest {
   }
 
   @Test
+  void aTrainJobCarriesTheSpecsObjectLabelsAndAnnotationsBesideTheGateways() {
+    var job =
+        job(
+            SPEC
+                + "kubernetes: {jobLabels: {project: sft, trainyard.io/team: other},"
+                + " jobAnnotations: {example.com/auto-resume: 'true'}}\n");
+    var object = tree(RENDERER.desired(job, job.placement()));
+    assertThat(object.at("/metadata/labels/project").asText()).isEqualTo("sft");
+    assertThat(object.at("/metadata/labels/trainyard.io~1team").asText()).isEqualTo("nlp");
+    assertThat(object.at("/metadata/annotations"))
+        .isEqualTo(yaml("{example.com/auto-resume: 'true'}"));
+  }
+
+  @Test
   void aPlacementThatSplitsTheNodesOverPoolsCannotBeRendered() {
     var spec = TestJobs.spec(SPEC);
     var split =

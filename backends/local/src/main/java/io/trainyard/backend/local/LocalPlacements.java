@@ -59,6 +59,14 @@ final class LocalPlacements {
     // Every Kubernetes-only feature, each in its own words (PVCs, pod-template fields, gang
     // scheduling, a TrainJob's initializer or pod patches).
     reasons.addAll(KubernetesOnly.reasons(spec));
+    if (spec.elastic() != null && spec.elastic().hasOwnRendezvous()) {
+      // Sandboxed replicas share a network namespace with nothing but their own loopback.
+      reasons.add(
+          "spec.elastic.rdzvHost: the job meets at its own rendezvous store "
+              + spec.elastic().rdzvHost()
+              + ", which local replicas cannot reach (they have no network beyond their own"
+              + " loopback)");
+    }
     var withoutCommand =
         spec.roleSpecs().stream().filter(r -> r.command().isEmpty()).map(RoleSpec::name).toList();
     if (withoutCommand.size() == spec.roleSpecs().size()) {
@@ -83,8 +91,15 @@ final class LocalPlacements {
               + String.join(", ", images)
               + " is recorded but not run: replicas run `command` as local processes");
     }
+    if (!spec.jobLabels().isEmpty() || !spec.jobAnnotations().isEmpty()) {
+      notes.add(
+          "spec.kubernetes.jobLabels and jobAnnotations are not used: local processes have none");
+    }
     if (spec.elastic() != null) {
-      notes.add("elastic bounds are not used: the local backend runs the replicas asked for");
+      notes.add(
+          "elastic bounds"
+              + (spec.elastic().metrics() != null ? " and metrics" : "")
+              + " are not used: the local backend runs the replicas asked for");
     }
     return notes;
   }

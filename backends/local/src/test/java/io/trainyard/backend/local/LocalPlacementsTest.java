@@ -64,6 +64,35 @@ class LocalPlacementsTest {
   }
 
   @Test
+  void anElasticJobMeetingAtItsOwnStoreIsRejectedAndLabelsAreOnlyNoted() {
+    var etcd =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [torchrun, train.py]
+            replicas: {worker: 2}
+            elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: etcd, rdzvHost: etcd-client,
+                      rdzvPort: 2379}
+            """);
+    assertThat(reasons(etcd))
+        .containsExactly(
+            "spec.elastic.rdzvHost: the job meets at its own rendezvous store etcd-client, which"
+                + " local replicas cannot reach (they have no network beyond their own loopback)");
+
+    var labelled =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [torchrun, train.py]
+            replicas: {worker: 2}
+            kubernetes: {jobLabels: {project: p}, jobAnnotations: {a: b}}
+            """);
+    assertThat(placements.propose(labelled, 1).placements().get(0).notes())
+        .contains(
+            "spec.kubernetes.jobLabels and jobAnnotations are not used: local processes have none");
+  }
+
+  @Test
   void aJobNeedingKubernetesIsRejected() {
     var podTemplate =
         TestJobs.spec(

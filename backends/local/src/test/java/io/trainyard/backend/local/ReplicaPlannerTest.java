@@ -67,6 +67,21 @@ class ReplicaPlannerTest {
   }
 
   @Test
+  void anElasticJobWithoutItsOwnStoreGetsNoRendezvousEndpoint() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [torchrun, train.py]
+            replicas: {worker: 2}
+            elastic: {minReplicas: 1, maxReplicas: 3, rdzvBackend: c10d}
+            """);
+    var env = planner.plan(TestJobs.job(spec), DIR).replicas().get(1).env();
+    assertThat(env).doesNotContainKeys("PET_RDZV_ENDPOINT", "PET_RDZV_BACKEND");
+    assertThat(env).containsEntry("PET_MASTER_ADDR", "127.0.0.1");
+  }
+
+  @Test
   void xgboostGetsMasterAddressAndRanks() {
     var spec =
         TestJobs.spec(

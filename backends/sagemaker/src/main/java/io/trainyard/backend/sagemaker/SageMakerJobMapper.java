@@ -185,6 +185,9 @@ final class SageMakerJobMapper {
     if (job.name() != null) {
       tags.add(tag(TAG_NAME, job.name()));
     }
+    SageMakerUserTags.of(job.spec(), tags.size())
+        .tags()
+        .forEach((key, value) -> tags.add(Tag.builder().key(key).value(value).build()));
     return tags;
   }
 

@@ -111,11 +111,17 @@ final class SageMakerPlacements {
               + "); the job's role reads the value");
     }
     if (spec.elastic() != null) {
-      notes.add("elastic bounds are not used: SageMaker runs the replicas asked for");
+      notes.add(
+          "elastic bounds"
+              + (spec.elastic().metrics() != null ? " and metrics" : "")
+              + (spec.elastic().hasOwnRendezvous() ? " and rendezvous store" : "")
+              + " are not used: SageMaker runs the replicas asked for");
     }
     if (!spec.deepspeed().isEmpty()) {
       notes.add("spec.deepspeed is not passed to SageMaker: ship the config in the image");
     }
+    // Trainyard's own tags: job id, attempt, spec hash, team, owner, name.
+    notes.addAll(SageMakerUserTags.of(spec, 6).leftOut());
     if (spot && spec.checkpoint() == null) {
       notes.add("managed spot without spec.checkpoint restarts from scratch when interrupted");
     }

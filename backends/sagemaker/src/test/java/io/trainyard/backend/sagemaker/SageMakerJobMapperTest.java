@@ -144,4 +144,34 @@ class SageMakerJobMapperTest {
     assertThat(request.retryStrategy()).isNull();
     assertThat(request.tags()).extracting(Tag::key).doesNotContain("trainyard:team");
   }
+
+  @Test
+  void theSpecsObjectLabelsBecomeTagsWhereSageMakerAllowsThem() {
+    var longKey = "team." + "a".repeat(60) + "." + "b".repeat(60) + ".example.com/x";
+    var job =
+        job(
+            "kubernetes:\n  jobLabels: {project: churn, app.kubernetes.io/name: bert,"
+                + " "
+                + longKey
+                + ": v}\n  jobAnnotations: {example.com/auto-resume: 'true'}\n",
+            false);
+
+    var request = new SageMakerJobMapper(CONFIG).request(job, placement(false));
+
+    assertThat(request.tags())
+        .contains(
+            Tag.builder().key("project").value("churn").build(),
+            Tag.builder().key("app.kubernetes.io/name").value("bert").build())
+        .extracting(Tag::key)
+        .contains("trainyard:job-id")
+        .doesNotContain(longKey);
+    assertThat(SageMakerUserTags.of(job.spec(), 6).leftOut())
+        .containsExactly(
+            "spec.kubernetes.jobLabels."
+                + longKey
+                + " is not a SageMaker tag key (at most 128 letters, digits, spaces and"
+                + " _.:/=+-@); not tagged",
+            "spec.kubernetes.jobAnnotations (example.com/auto-resume) are not used: a SageMaker"
+                + " training job has no annotations");
+  }
 }

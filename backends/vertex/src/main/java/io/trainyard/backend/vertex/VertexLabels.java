@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * The labels that tie a custom job to its attempt. Vertex label values are lower-case letters,
  * digits, {@code _} and {@code -}, at most 63 characters: the job id (a lower-case ULID) fits as
  * is; the spec hash (64 hex digits) is kept to its first 63, which still identifies a spec; team
- * and name are lower-cased with other characters turned into {@code _}.
+ * and name are lower-cased with other characters turned into {@code _}. The spec's own labels for
+ * the job object follow, where Vertex can hold them ({@link VertexUserLabels}).
  */
 final class VertexLabels {
   static final String JOB_ID = "trainyard-job-id";
@@ -35,6 +36,7 @@ final class VertexLabels {
     if (job.name() != null) {
       labels.put(NAME, value(job.name()));
     }
+    VertexUserLabels.of(job.spec(), labels.size()).labels().forEach(labels::putIfAbsent);
     return labels;
   }
 

@@ -120,11 +120,17 @@ final class VertexPlacements {
       notes.add("inputs arrive as URIs in TRAINYARD_INPUT_<NAME>: Vertex mounts no data");
     }
     if (spec.elastic() != null) {
-      notes.add("elastic bounds are not used: Vertex runs the replicas asked for");
+      notes.add(
+          "elastic bounds"
+              + (spec.elastic().metrics() != null ? " and metrics" : "")
+              + (spec.elastic().hasOwnRendezvous() ? " and rendezvous store" : "")
+              + " are not used: Vertex runs the replicas asked for");
     }
     if (!spec.deepspeed().isEmpty()) {
       notes.add("spec.deepspeed is not passed to Vertex: ship the config in the image");
     }
+    // Trainyard's own labels: job id, attempt, spec hash, team, name.
+    notes.addAll(VertexUserLabels.of(spec, 5).leftOut());
     return notes;
   }
 

@@ -137,4 +137,37 @@ class VertexJobMapperTest {
         .isEqualTo("gs://ml-out/trainyard/ty-01hzzzzzzzzzzzzzzzzzzzzzzz-a3/");
     assertThat(job.getJobSpec().getScheduling().hasTimeout()).isFalse();
   }
+
+  @Test
+  void theSpecsObjectLabelsBecomeVertexLabelsWhereVertexAllowsThem() {
+    var spec =
+        TestJobs.FULL_SPEC
+            + "kubernetes:\n  jobLabels: {project: churn, cost-center: nlp-42,"
+            + " app.kubernetes.io/name: bert, owner: Alice, trainyard-team: other}\n"
+            + "  jobAnnotations: {example.com/auto-resume: 'true'}\n";
+    var job = map(spec, false);
+
+    assertThat(job.getLabelsMap())
+        .containsEntry("project", "churn")
+        .containsEntry("cost-center", "nlp-42")
+        .containsEntry("trainyard-team", "nlp_team")
+        .doesNotContainKeys("app.kubernetes.io/name", "owner");
+    var notes =
+        new VertexPlacements(CONFIG, PriceCatalog.embedded())
+            .propose(TestJobs.spec(spec))
+            .placements()
+            .get(0)
+            .notes();
+    assertThat(notes)
+        .contains(
+            "spec.kubernetes.jobLabels.app.kubernetes.io/name is not a Vertex label key"
+                + " (lower-case letters, digits, _ and -, at most 63, starting with a letter);"
+                + " not labelled",
+            "spec.kubernetes.jobLabels.owner has a value Vertex labels cannot hold (lower-case"
+                + " letters, digits, _ and -); not labelled",
+            "spec.kubernetes.jobLabels.trainyard-team uses the prefix of Trainyard's own labels;"
+                + " not labelled",
+            "spec.kubernetes.jobAnnotations (example.com/auto-resume) are not used: a Vertex"
+                + " custom job has no annotations");
+  }
 }
