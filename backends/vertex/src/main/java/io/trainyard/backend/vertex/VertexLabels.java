@@ -40,19 +40,6 @@ final class VertexLabels {
     return labels;
   }
 
-  /** The list filter that finds an attempt's custom jobs. */
-  static String filter(BackendJob job) {
-    return "labels."
-        + JOB_ID
-        + "=\""
-        + value(job.jobId())
-        + "\" AND labels."
-        + ATTEMPT
-        + "=\""
-        + job.attempt()
-        + "\"";
-  }
-
   static String value(String raw) {
     var safe = UNSAFE.matcher(raw.toLowerCase(Locale.ROOT)).replaceAll("_");
     return safe.length() > MAX ? safe.substring(0, MAX) : safe;

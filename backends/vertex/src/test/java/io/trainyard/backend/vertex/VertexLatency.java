@@ -76,7 +76,7 @@ public final class VertexLatency {
     }
   }
 
-  /** What an idempotent submit costs done by hand: the label lookup, then the create. */
+  /** What an idempotent submit costs done by hand: the display-name lookup, then the create. */
   private static long listAndCreate(
       JobServiceClient bare,
       VertexConfig config,
@@ -85,7 +85,7 @@ public final class VertexLatency {
     var list =
         com.google.cloud.aiplatform.v1.ListCustomJobsRequest.newBuilder()
             .setParent(config.parent())
-            .setFilter(VertexLabels.filter(job))
+            .setFilter("display_name=\"" + job.objectName() + "\"")
             .build();
     long t0 = System.nanoTime();
     bare.listCustomJobs(list).iterateAll().forEach(j -> {});
