@@ -199,7 +199,23 @@ final class AzureMlJobMapper {
     if (job.name() != null) {
       tags.put(TAG_NAME, job.name());
     }
+    // The job object's labels (a Kubeflow document's metadata.labels) become the job's tags: an
+    // Azure ML job's tags are a free string dictionary, and a label key cannot hold the ':' of
+    // ours, so the two never clash.
+    job.spec().jobLabels().forEach(tags::putIfAbsent);
     return tags;
+  }
+
+  /**
+   * What the quote says of the job object's annotations, which an Azure ML job has no place for.
+   */
+  static List<String> leftOut(JobSpec spec) {
+    return spec.jobAnnotations().isEmpty()
+        ? List.of()
+        : List.of(
+            "spec.kubernetes.jobAnnotations ("
+                + String.join(", ", spec.jobAnnotations().keySet())
+                + ") are not used: an Azure ML job has no annotations");
   }
 
   static List<String> nodes(String encoded) {

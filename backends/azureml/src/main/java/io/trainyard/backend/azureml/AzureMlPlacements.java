@@ -134,6 +134,7 @@ final class AzureMlPlacements {
     if (!spec.deepspeed().isEmpty()) {
       notes.add("spec.deepspeed is not passed to Azure ML: ship the config in the image");
     }
+    notes.addAll(AzureMlJobMapper.leftOut(spec));
     if (spot) {
       notes.add(
           config.serverless()

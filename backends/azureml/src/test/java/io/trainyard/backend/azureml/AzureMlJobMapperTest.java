@@ -115,6 +115,26 @@ class AzureMlJobMapperTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void theJobObjectsLabelsBecomeTagsBesideOurs() {
+    var spec =
+        "framework: pytorch\nimage: b:1\ncommand: [x]\nreplicas: {master: 1}\n"
+            + "kubernetes:\n  jobLabels: {kueue.x-k8s.io/queue-name: team-a, project: churn}\n  jobAnnotations: {vendor.example/auto-resume: \"true\"}\n";
+    var body = body(TestJobs.serverless(""), spec, false);
+
+    var tags = (Map<String, Object>) body.get("tags");
+    assertThat(tags)
+        .containsEntry("kueue.x-k8s.io/queue-name", "team-a")
+        .containsEntry("project", "churn")
+        .containsEntry(AzureMlJobMapper.TAG_TEAM, "nlp");
+    var notes = AzureMlJobMapper.leftOut(TestJobs.spec(spec));
+    assertThat(notes)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("vendor.example/auto-resume")
+        .contains("not used");
+  }
+
+  @Test
   void anEnvironmentIsNamedAfterItsImage() {
     var a = AzureMlJobMapper.environment("reg.azurecr.io/bert:1.4");
     var again = AzureMlJobMapper.environment("reg.azurecr.io/bert:1.4");
