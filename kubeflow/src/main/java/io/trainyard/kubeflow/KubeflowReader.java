@@ -95,6 +95,7 @@ public final class KubeflowReader {
     var root = (ObjectNode) document;
     var kind = kind(root, nodes);
     findings.throwIfRefused();
+    var mpiV2 = KubeflowKind.MPI_V2_API_VERSION.equals(root.path("apiVersion").asText());
     root = ReadBackFields.strip(root, findings);
     var placeholders = TemplatePlaceholders.find(root);
     if (!placeholders.isEmpty()) {
@@ -112,7 +113,12 @@ public final class KubeflowReader {
     if (spec == null) {
       findings.refuse("spec", "is required");
     }
-    var jobSpec = spec == null ? null : spec(kind, spec, jobLabels, jobAnnotations, nodes);
+    var jobSpec =
+        spec == null
+            ? null
+            : mpiV2
+                ? MpiV2Fields.spec(spec, jobLabels, jobAnnotations, nodes)
+                : spec(kind, spec, jobLabels, jobAnnotations, nodes);
     findings.throwIfRefused();
     return new Conversion(
         new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, metadata, jobSpec),
@@ -123,6 +129,9 @@ public final class KubeflowReader {
     var apiVersion = nodes.text(root.get("apiVersion"), "apiVersion");
     if (apiVersion == null) {
       nodes.findings().refuse("apiVersion", "must be " + KubeflowKind.API_VERSION);
+    } else if (KubeflowKind.MPI_V2_API_VERSION.equals(apiVersion)
+        && KubeflowKind.MPI_JOB.kind().equals(root.path("kind").asText())) {
+      return KubeflowKind.MPI_JOB; // the MPI Operator v2's MPIJob
     } else if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
       // The spec of another group or version has another structure: its fields would each be
       // refused as unknown, which says nothing of the real problem. One error says it.
@@ -167,10 +176,12 @@ public final class KubeflowReader {
           + " runs as kubeflow.org/v1 XGBoostJob; "
           + use;
     }
-    if (group.equals("kubeflow.org") && apiVersion.equals("kubeflow.org/v2beta1")) {
+    if (group.equals("kubeflow.org") && apiVersion.equals(KubeflowKind.MPI_V2_API_VERSION)) {
       return "'"
           + apiVersion
-          + "' is the MPI Operator's MPIJob, not the Training Operator's; "
+          + "' is read only as the MPI Operator v2's MPIJob (kind: MPIJob), not as a "
+          + root(kindNode)
+          + "; "
           + use;
     }
     if (group.equals("kubeflow.org")) {
@@ -181,6 +192,10 @@ public final class KubeflowReader {
           + use;
     }
     return "'" + apiVersion + "' is not an API Trainyard reads (its spec differs); " + use;
+  }
+
+  private static String root(JsonNode kindNode) {
+    return kindNode.isTextual() ? kindNode.asText() : "document without a kind";
   }
 
   private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
@@ -233,6 +248,52 @@ public final class KubeflowReader {
     return values;
   }
 
+  /** The spec from what the reader of either API version found. */
+  static JobSpec jobSpec(
+      KubeflowKind kind,
+      List<Replica> replicas,
+      RunPolicyMapping.Values runPolicy,
+      CleanPodPolicy pods,
+      Integer processesPerReplica,
+      io.trainyard.spi.spec.Elastic elastic,
+      Map<String, String> jobLabels,
+      Map<String, String> jobAnnotations,
+      io.trainyard.spi.spec.MpiOptions mpi) {
+    var f = RoleFactoring.factor(replicas);
+    var cleanup =
+        pods == null && runPolicy.ttlAfterFinished() == null
+            ? null
+            : new Cleanup(pods, runPolicy.ttlAfterFinished());
+    var kubernetes =
+        new KubernetesOptions(
+            f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations, null, mpi);
+    return new JobSpec(
+        kind.framework(),
+        f.image(),
+        f.command(),
+        f.args(),
+        f.env(),
+        f.secretEnv(),
+        f.resources(),
+        f.restartPolicy(),
+        f.replicas(),
+        f.roles(),
+        processesPerReplica,
+        elastic,
+        null,
+        runPolicy.maxRuntime(),
+        runPolicy.maxRestarts(),
+        cleanup,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        kubernetes.isEmpty() ? null : kubernetes);
+  }
+
   private static JobSpec spec(
       KubeflowKind kind,
       ObjectNode spec,
@@ -255,39 +316,16 @@ public final class KubeflowReader {
     if (replicas.isEmpty() || nodes.findings().hasErrors()) {
       return null;
     }
-    var f = RoleFactoring.factor(replicas);
-    var cleanup =
-        pods == null && runPolicy.ttlAfterFinished() == null
-            ? null
-            : new Cleanup(pods, runPolicy.ttlAfterFinished());
-    var kubernetes =
-        new KubernetesOptions(
-            f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations, null);
-    return new JobSpec(
-        kind.framework(),
-        f.image(),
-        f.command(),
-        f.args(),
-        f.env(),
-        f.secretEnv(),
-        f.resources(),
-        f.restartPolicy(),
-        f.replicas(),
-        f.roles(),
+    return jobSpec(
+        kind,
+        replicas,
+        runPolicy,
+        pods,
         own.processesPerReplica(),
         own.elastic(),
-        null,
-        runPolicy.maxRuntime(),
-        runPolicy.maxRestarts(),
-        cleanup,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        kubernetes.isEmpty() ? null : kubernetes);
+        jobLabels,
+        jobAnnotations,
+        null);
   }
 
   /** The older top-level cleanPodPolicy, read as runPolicy's (seed 004 writes it there). */
