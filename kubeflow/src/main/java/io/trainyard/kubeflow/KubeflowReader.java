@@ -20,9 +20,10 @@ import java.util.stream.Collectors;
 
 /**
  * Converts a {@code kubeflow.org/v1} {@code PyTorchJob}, {@code TFJob}, {@code MPIJob} or {@code
- * XGBoostJob} document into a Trainyard {@link TrainingJob}. Every field of the document is carried
- * over, adjusted with a warning, or refused with its full path; nothing is dropped silently.
- * Stateless and thread-safe.
+ * XGBoostJob} document, or the MPI Operator v2's {@code kubeflow.org/v2beta1} {@code MPIJob} (its
+ * own fields: {@code MpiV2Fields}), into a Trainyard {@link TrainingJob}. Every field of the
+ * document is carried over, adjusted with a warning, or refused with its full path; nothing is
+ * dropped silently. Stateless and thread-safe.
  *
  * <p>Adjustments (each answered as a warning): {@code metadata.namespace} is left out (the gateway
  * puts the job in the team's namespace); a {@code spec.volumes} list, which the operator ignores,
@@ -38,8 +39,9 @@ import java.util.stream.Collectors;
  * <p>The job object's {@code metadata.labels} and {@code annotations} become {@code
  * spec.kubernetes.jobLabels} and {@code jobAnnotations}; a {@code metadata.generateName} without a
  * name stays one, for the gateway to complete. Refused as a whole, with one error each: an {@code
- * apiVersion} other than {@code kubeflow.org/v1} (naming what to write), and a template placeholder
- * left in a value (see {@link TemplatePlaceholders}).
+ * apiVersion} other than {@code kubeflow.org/v1} (and {@code kubeflow.org/v2beta1} for an MPIJob),
+ * naming what to write, and a template placeholder left in a value (see {@link
+ * TemplatePlaceholders}).
  *
  * <p>Silent normalisations, which change nothing Kubernetes runs: a replica type without {@code
  * replicas} gets the operator's default {@code 1}; {@code requests} equal to {@code limits} are
@@ -180,7 +182,7 @@ public final class KubeflowReader {
       return "'"
           + apiVersion
           + "' is read only as the MPI Operator v2's MPIJob (kind: MPIJob), not as a "
-          + root(kindNode)
+          + kindName(kindNode)
           + "; "
           + use;
     }
@@ -194,7 +196,7 @@ public final class KubeflowReader {
     return "'" + apiVersion + "' is not an API Trainyard reads (its spec differs); " + use;
   }
 
-  private static String root(JsonNode kindNode) {
+  private static String kindName(JsonNode kindNode) {
     return kindNode.isTextual() ? kindNode.asText() : "document without a kind";
   }
 
