@@ -40,6 +40,17 @@ class MpiV2ReaderTest {
   }
 
   @Test
+  void theTrimmedV2beta1CrdIsTheOneCheckedAndCatchesWhatTheApiServerWould() {
+    var bad = RefusalsTest.change("mpi2", "/spec/mpiImplementation", "MVAPICH");
+    RefusalsTest.change(bad, "/spec/mainContainer", "mpi");
+
+    assertThat(crd.check(bad))
+        .containsExactlyInAnyOrder(
+            "spec.mpiImplementation: must be one of [\"OpenMPI\",\"Intel\",\"MPICH\"]",
+            "spec.mainContainer: is not in the schema");
+  }
+
+  @Test
   void settingsAtTheOperatorsDefaultsAreLeftOut() {
     var document = RefusalsTest.change("mpi2", "/spec/mpiImplementation", "OpenMPI");
     RefusalsTest.change(document, "/spec/launcherCreationPolicy", "AtStartup");
