@@ -30,6 +30,13 @@ public enum KubeflowKind {
 
   public static final String API_VERSION = "kubeflow.org/v1";
 
+  /**
+   * The MPI Operator v2's MPIJob (kubeflow/mpi-operator {@code pkg/apis/kubeflow/v2beta1}). It
+   * shares the CRD {@code mpijobs.kubeflow.org} with the training operator's v1 MPIJob, so a
+   * cluster runs one or the other.
+   */
+  public static final String MPI_V2_API_VERSION = "kubeflow.org/v2beta1";
+
   private final String kind;
   private final Framework framework;
   private final String replicaSpecsField;

@@ -20,9 +20,10 @@ import java.util.stream.Collectors;
 
 /**
  * Converts a {@code kubeflow.org/v1} {@code PyTorchJob}, {@code TFJob}, {@code MPIJob} or {@code
- * XGBoostJob} document into a Trainyard {@link TrainingJob}. Every field of the document is carried
- * over, adjusted with a warning, or refused with its full path; nothing is dropped silently.
- * Stateless and thread-safe.
+ * XGBoostJob} document, or the MPI Operator v2's {@code kubeflow.org/v2beta1} {@code MPIJob} (its
+ * own fields: {@code MpiV2Fields}), into a Trainyard {@link TrainingJob}. Every field of the
+ * document is carried over, adjusted with a warning, or refused with its full path; nothing is
+ * dropped silently. Stateless and thread-safe.
  *
  * <p>Adjustments (each answered as a warning): {@code metadata.namespace} is left out (the gateway
  * puts the job in the team's namespace); a {@code spec.volumes} list, which the operator ignores,
@@ -38,8 +39,9 @@ import java.util.stream.Collectors;
  * <p>The job object's {@code metadata.labels} and {@code annotations} become {@code
  * spec.kubernetes.jobLabels} and {@code jobAnnotations}; a {@code metadata.generateName} without a
  * name stays one, for the gateway to complete. Refused as a whole, with one error each: an {@code
- * apiVersion} other than {@code kubeflow.org/v1} (naming what to write), and a template placeholder
- * left in a value (see {@link TemplatePlaceholders}).
+ * apiVersion} other than {@code kubeflow.org/v1} (and {@code kubeflow.org/v2beta1} for an MPIJob),
+ * naming what to write, and a template placeholder left in a value (see {@link
+ * TemplatePlaceholders}).
  *
  * <p>Silent normalisations, which change nothing Kubernetes runs: a replica type without {@code
  * replicas} gets the operator's default {@code 1}; {@code requests} equal to {@code limits} are
@@ -95,6 +97,7 @@ public final class KubeflowReader {
     var root = (ObjectNode) document;
     var kind = kind(root, nodes);
     findings.throwIfRefused();
+    var mpiV2 = KubeflowKind.MPI_V2_API_VERSION.equals(root.path("apiVersion").asText());
     root = ReadBackFields.strip(root, findings);
     var placeholders = TemplatePlaceholders.find(root);
     if (!placeholders.isEmpty()) {
@@ -112,7 +115,12 @@ public final class KubeflowReader {
     if (spec == null) {
       findings.refuse("spec", "is required");
     }
-    var jobSpec = spec == null ? null : spec(kind, spec, jobLabels, jobAnnotations, nodes);
+    var jobSpec =
+        spec == null
+            ? null
+            : mpiV2
+                ? MpiV2Fields.spec(spec, jobLabels, jobAnnotations, nodes)
+                : spec(kind, spec, jobLabels, jobAnnotations, nodes);
     findings.throwIfRefused();
     return new Conversion(
         new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, metadata, jobSpec),
@@ -123,6 +131,9 @@ public final class KubeflowReader {
     var apiVersion = nodes.text(root.get("apiVersion"), "apiVersion");
     if (apiVersion == null) {
       nodes.findings().refuse("apiVersion", "must be " + KubeflowKind.API_VERSION);
+    } else if (KubeflowKind.MPI_V2_API_VERSION.equals(apiVersion)
+        && KubeflowKind.MPI_JOB.kind().equals(root.path("kind").asText())) {
+      return KubeflowKind.MPI_JOB; // the MPI Operator v2's MPIJob
     } else if (!KubeflowKind.API_VERSION.equals(apiVersion)) {
       // The spec of another group or version has another structure: its fields would each be
       // refused as unknown, which says nothing of the real problem. One error says it.
@@ -167,10 +178,12 @@ public final class KubeflowReader {
           + " runs as kubeflow.org/v1 XGBoostJob; "
           + use;
     }
-    if (group.equals("kubeflow.org") && apiVersion.equals("kubeflow.org/v2beta1")) {
+    if (group.equals("kubeflow.org") && apiVersion.equals(KubeflowKind.MPI_V2_API_VERSION)) {
       return "'"
           + apiVersion
-          + "' is the MPI Operator's MPIJob, not the Training Operator's; "
+          + "' is read only as the MPI Operator v2's MPIJob (kind: MPIJob), not as a "
+          + kindName(kindNode)
+          + "; "
           + use;
     }
     if (group.equals("kubeflow.org")) {
@@ -181,6 +194,10 @@ public final class KubeflowReader {
           + use;
     }
     return "'" + apiVersion + "' is not an API Trainyard reads (its spec differs); " + use;
+  }
+
+  private static String kindName(JsonNode kindNode) {
+    return kindNode.isTextual() ? kindNode.asText() : "document without a kind";
   }
 
   private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
@@ -233,6 +250,52 @@ public final class KubeflowReader {
     return values;
   }
 
+  /** The spec from what the reader of either API version found. */
+  static JobSpec jobSpec(
+      KubeflowKind kind,
+      List<Replica> replicas,
+      RunPolicyMapping.Values runPolicy,
+      CleanPodPolicy pods,
+      Integer processesPerReplica,
+      io.trainyard.spi.spec.Elastic elastic,
+      Map<String, String> jobLabels,
+      Map<String, String> jobAnnotations,
+      io.trainyard.spi.spec.MpiOptions mpi) {
+    var f = RoleFactoring.factor(replicas);
+    var cleanup =
+        pods == null && runPolicy.ttlAfterFinished() == null
+            ? null
+            : new Cleanup(pods, runPolicy.ttlAfterFinished());
+    var kubernetes =
+        new KubernetesOptions(
+            f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations, null, mpi);
+    return new JobSpec(
+        kind.framework(),
+        f.image(),
+        f.command(),
+        f.args(),
+        f.env(),
+        f.secretEnv(),
+        f.resources(),
+        f.restartPolicy(),
+        f.replicas(),
+        f.roles(),
+        processesPerReplica,
+        elastic,
+        null,
+        runPolicy.maxRuntime(),
+        runPolicy.maxRestarts(),
+        cleanup,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        kubernetes.isEmpty() ? null : kubernetes);
+  }
+
   private static JobSpec spec(
       KubeflowKind kind,
       ObjectNode spec,
@@ -255,39 +318,16 @@ public final class KubeflowReader {
     if (replicas.isEmpty() || nodes.findings().hasErrors()) {
       return null;
     }
-    var f = RoleFactoring.factor(replicas);
-    var cleanup =
-        pods == null && runPolicy.ttlAfterFinished() == null
-            ? null
-            : new Cleanup(pods, runPolicy.ttlAfterFinished());
-    var kubernetes =
-        new KubernetesOptions(
-            f.podTemplate(), runPolicy.scheduling(), jobLabels, jobAnnotations, null);
-    return new JobSpec(
-        kind.framework(),
-        f.image(),
-        f.command(),
-        f.args(),
-        f.env(),
-        f.secretEnv(),
-        f.resources(),
-        f.restartPolicy(),
-        f.replicas(),
-        f.roles(),
+    return jobSpec(
+        kind,
+        replicas,
+        runPolicy,
+        pods,
         own.processesPerReplica(),
         own.elastic(),
-        null,
-        runPolicy.maxRuntime(),
-        runPolicy.maxRestarts(),
-        cleanup,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        kubernetes.isEmpty() ? null : kubernetes);
+        jobLabels,
+        jobAnnotations,
+        null);
   }
 
   /** The older top-level cleanPodPolicy, read as runPolicy's (seed 004 writes it there). */

@@ -33,6 +33,43 @@ import java.util.Map;
 public final class KubeflowWriter {
 
   /**
+   * Which operator serves {@code mpijobs.kubeflow.org} on the target cluster, so which MPIJob an
+   * MPI job is written as. Both serve the same CRD name, so a cluster runs one of them.
+   */
+  public enum MpiOperator {
+    /** The training operator: {@code kubeflow.org/v1} MPIJob. */
+    TRAINING_OPERATOR("training-operator"),
+    /** The MPI Operator v2: {@code kubeflow.org/v2beta1} MPIJob. */
+    MPI_OPERATOR_V2("mpi-operator-v2");
+
+    private final String wireName;
+
+    MpiOperator(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /** As a cluster block writes it: {@code training-operator}, {@code mpi-operator-v2}. */
+    public String wireName() {
+      return wireName;
+    }
+
+    /** The apiVersion an MPIJob has on a cluster running this operator. */
+    public String apiVersion() {
+      return this == MPI_OPERATOR_V2 ? KubeflowKind.MPI_V2_API_VERSION : KubeflowKind.API_VERSION;
+    }
+
+    public static MpiOperator fromWireName(String name) {
+      for (var o : values()) {
+        if (o.wireName.equals(name)) {
+          return o;
+        }
+      }
+      throw new IllegalArgumentException(
+          "mpiOperator must be training-operator or mpi-operator-v2, not " + name);
+    }
+  }
+
+  /**
    * What the caller decides about the object rather than the spec.
    *
    * @param name the object's name; null = the job's {@code metadata.name}
@@ -71,14 +108,26 @@ public final class KubeflowWriter {
    *     {@link #unsupported})
    */
   public ObjectNode write(TrainingJob job, RenderOptions options) {
+    return write(job, options, MpiOperator.TRAINING_OPERATOR);
+  }
+
+  /**
+   * The document for a valid {@code job}; an MPI job is written as the MPIJob {@code mpiOperator}
+   * serves (the others do not depend on it).
+   *
+   * @throws KubeflowConversionException when the spec uses something its kind cannot express (see
+   *     {@link #unsupported(JobSpec, MpiOperator)})
+   */
+  public ObjectNode write(TrainingJob job, RenderOptions options, MpiOperator mpiOperator) {
     var spec = job.spec();
-    var problems = unsupported(spec);
+    var problems = unsupported(spec, mpiOperator);
     if (!problems.isEmpty()) {
       throw new KubeflowConversionException(problems);
     }
     var kind = KubeflowKind.of(spec.framework());
     var root = JsonNodeFactory.instance.objectNode();
-    root.put("apiVersion", KubeflowKind.API_VERSION);
+    var mpiV2 = kind == KubeflowKind.MPI_JOB && mpiOperator == MpiOperator.MPI_OPERATOR_V2;
+    root.put("apiVersion", mpiV2 ? KubeflowKind.MPI_V2_API_VERSION : KubeflowKind.API_VERSION);
     root.put("kind", kind.kind());
     root.set("metadata", metadata(job, options));
     var body = root.putObject("spec");
@@ -93,6 +142,9 @@ public final class KubeflowWriter {
       body.set("runPolicy", runPolicy);
     }
     FrameworkFields.write(kind, spec, body);
+    if (mpiV2) {
+      MpiV2Fields.write(spec, body);
+    }
     return root;
   }
 
@@ -102,7 +154,28 @@ public final class KubeflowWriter {
    * with these reasons.
    */
   public static List<FieldError> unsupported(JobSpec spec) {
+    return unsupported(spec, MpiOperator.TRAINING_OPERATOR);
+  }
+
+  /**
+   * As {@link #unsupported(JobSpec)}, for a cluster whose MPIJobs {@code mpiOperator} serves: the
+   * training operator's v1 MPIJob has no place for {@code spec.kubernetes.mpi} settings other than
+   * the MPI Operator v2's defaults.
+   */
+  public static List<FieldError> unsupported(JobSpec spec, MpiOperator mpiOperator) {
     var result = new ArrayList<FieldError>();
+    var mpi = spec.kubernetes() == null ? null : spec.kubernetes().mpi();
+    if (mpi != null && mpiOperator == MpiOperator.TRAINING_OPERATOR) {
+      for (var field : mpi.nonDefaultFields()) {
+        result.add(
+            new FieldError(
+                MpiV2Fields.field(field),
+                "is an MPI Operator v2 setting, which the training operator's kubeflow.org/v1"
+                    + " MPIJob cannot say (it runs OpenMPI, starts the launcher at once and"
+                    + " reaches workers with kubectl exec); run it on a cluster with mpiOperator:"
+                    + " mpi-operator-v2"));
+      }
+    }
     var framework = spec.framework();
     if ((framework == Framework.TENSORFLOW || framework == Framework.XGBOOST)
         && spec.effectiveProcessesPerReplica() > 1) {

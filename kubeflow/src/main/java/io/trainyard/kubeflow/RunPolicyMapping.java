@@ -61,6 +61,14 @@ final class RunPolicyMapping {
   private RunPolicyMapping() {}
 
   static Values read(JsonNode runPolicy, String path, NodeReader nodes) {
+    return read(runPolicy, path, nodes, DEFAULT_MANAGER);
+  }
+
+  /**
+   * @param defaultManager the operator's own {@code managedBy} value ({@code
+   *     kubeflow.org/mpi-operator} for the MPI Operator v2)
+   */
+  static Values read(JsonNode runPolicy, String path, NodeReader nodes, String defaultManager) {
     var policy = nodes.object(runPolicy, path);
     if (policy == null) {
       return new Values(null, null, null, null, null);
@@ -75,7 +83,7 @@ final class RunPolicyMapping {
     nodes.defaultOnly(
         policy.get("managedBy"),
         at(path, "managedBy"),
-        TextNode.valueOf(DEFAULT_MANAGER),
+        TextNode.valueOf(defaultManager),
         "Trainyard's Kubernetes backend decides which controller runs the job; leave it out");
     var ttl =
         nodes.integer(

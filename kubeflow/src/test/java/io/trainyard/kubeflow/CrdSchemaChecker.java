@@ -13,13 +13,13 @@ import java.util.regex.Pattern;
 
 /**
  * Checks a document against its operator's CRD schema (the trimmed copies in {@code crds/}: the
- * training operator's v1 kinds and Kubeflow Trainer's TrainJob) the way the API server's structural
- * validation would: {@code type}, {@code format} (int32/int64 ranges), {@code required}, {@code
- * properties}, {@code additionalProperties}, {@code items}, {@code enum}, {@code pattern},
- * int-or-string {@code anyOf}. A field the schema does not declare is an error unless {@code
- * x-kubernetes-preserve-unknown-fields} covers it (the API server would prune it, or refuse it
- * under strict field validation). {@code $ref} loads another file of {@code crds/}. The object's
- * {@code metadata} is the API server's ObjectMeta, not the CRD's.
+ * training operator's v1 kinds, the MPI Operator v2's v2beta1 MPIJob and Kubeflow Trainer's
+ * TrainJob) the way the API server's structural validation would: {@code type}, {@code format}
+ * (int32/int64 ranges), {@code required}, {@code properties}, {@code additionalProperties}, {@code
+ * items}, {@code enum}, {@code pattern}, int-or-string {@code anyOf}. A field the schema does not
+ * declare is an error unless {@code x-kubernetes-preserve-unknown-fields} covers it (the API server
+ * would prune it, or refuse it under strict field validation). {@code $ref} loads another file of
+ * {@code crds/}. The object's {@code metadata} is the API server's ObjectMeta, not the CRD's.
  */
 final class CrdSchemaChecker {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -35,7 +35,10 @@ final class CrdSchemaChecker {
 
   /** Every way {@code document} breaks its kind's schema, as {@code "path: problem"}. */
   List<String> check(JsonNode document) {
-    var file = FILES.get(document.path("kind").asText());
+    var file =
+        document.path("apiVersion").asText().equals(KubeflowKind.MPI_V2_API_VERSION)
+            ? "kubeflow.org_mpijobs.v2beta1.yaml" // the MPI Operator v2's MPIJob
+            : FILES.get(document.path("kind").asText());
     if (file == null) {
       return List.of("kind: no CRD for '" + document.path("kind").asText() + "'");
     }

@@ -37,6 +37,8 @@ class GoldenFilesTest {
         "pytorch-elastic-etcd-hpa",
         "tensorflow-chief-ps-worker-evaluator",
         "mpi-launcher-worker",
+        "mpi-v2-intel-wait-for-workers",
+        "mpi-v2-openmpi-defaults",
         "xgboost-master-worker"
       })
   void convertsBothWaysExactly(String name) throws IOException {
@@ -45,7 +47,12 @@ class GoldenFilesTest {
     assertThat(crd.check(input)).as("input against the CRD").isEmpty();
 
     var conversion = reader.read(input);
-    var rendered = writer.write(conversion.job());
+    var mpiOperator =
+        input.path("apiVersion").asText().equals(KubeflowKind.MPI_V2_API_VERSION)
+            ? KubeflowWriter.MpiOperator.MPI_OPERATOR_V2
+            : KubeflowWriter.MpiOperator.TRAINING_OPERATOR;
+    var rendered =
+        writer.write(conversion.job(), KubeflowWriter.RenderOptions.DEFAULTS, mpiOperator);
     if (WRITE) {
       write(dir + "spec.yaml", TestDocuments.text(conversion.job()));
       write(dir + "rendered.yaml", TestDocuments.text(rendered));
@@ -60,6 +67,7 @@ class GoldenFilesTest {
     assertSameTree(
         RoundTripNormalization.normalize(rendered), RoundTripNormalization.normalize(input));
     assertThat(reader.read(rendered).job()).isEqualTo(conversion.job());
+    assertThat(rendered.path("apiVersion").asText()).isEqualTo(input.path("apiVersion").asText());
   }
 
   private static List<String> warnings(String resource) {

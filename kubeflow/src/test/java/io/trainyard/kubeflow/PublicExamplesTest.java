@@ -431,4 +431,70 @@ class PublicExamplesTest {
     containers.forEach(c -> names.add(c.path("name").asText()));
     return names;
   }
+
+  // In the style of kubeflow/mpi-operator examples/v2beta1/pi/pi-mpich.yaml and
+  // tensorflow-benchmarks.yaml (commit caa3c47): the launcher's mpirun in args alone, workers
+  // running their image's own entrypoint (sshd), a non-root SSH directory, MPICH.
+  private static final String MPI_V2_MPICH =
+      """
+      apiVersion: kubeflow.org/v2beta1
+      kind: MPIJob
+      metadata:
+        name: stencil-mpich
+      spec:
+        slotsPerWorker: 2
+        runPolicy:
+          cleanPodPolicy: Running
+        sshAuthMountPath: /home/mpiuser/.ssh
+        mpiImplementation: MPICH
+        mpiReplicaSpecs:
+          Launcher:
+            replicas: 1
+            template:
+              spec:
+                containers:
+                - image: registry.example.com/stencil:mpich-4.1
+                  imagePullPolicy: IfNotPresent
+                  name: stencil-launcher
+                  securityContext:
+                    runAsUser: 1000
+                  args: [mpirun, -n, "4", /home/mpiuser/stencil, --steps, "1000"]
+                  resources:
+                    limits: {cpu: 1, memory: 1Gi}
+          Worker:
+            replicas: 2
+            template:
+              spec:
+                containers:
+                - image: registry.example.com/stencil:mpich-4.1
+                  imagePullPolicy: IfNotPresent
+                  name: stencil-worker
+                  securityContext:
+                    runAsUser: 1000
+                  resources:
+                    limits: {cpu: 2, memory: 2Gi}
+      """;
+
+  @Test
+  void anMpiOperatorV2MpichJobIsReadAndRendersBackAsItself() {
+    var document = yaml(MPI_V2_MPICH);
+    assertThat(crd.check(document)).isEmpty();
+
+    var conversion = reader.read(document);
+
+    var spec = conversion.job().spec();
+    assertThat(conversion.warnings()).isEmpty();
+    assertThat(spec.processesPerReplica()).isEqualTo(2);
+    assertThat(spec.kubernetes().mpi().implementation()).isEqualTo("MPICH");
+    assertThat(spec.kubernetes().mpi().sshAuthMountPath()).isEqualTo("/home/mpiuser/.ssh");
+    assertThat(new JobSpecValidator().validate(conversion.job())).isEmpty();
+    var rendered =
+        writer.write(
+            conversion.job(),
+            KubeflowWriter.RenderOptions.DEFAULTS,
+            KubeflowWriter.MpiOperator.MPI_OPERATOR_V2);
+    assertThat(crd.check(rendered)).isEmpty();
+    assertSameTree(
+        RoundTripNormalization.normalize(rendered), RoundTripNormalization.normalize(document));
+  }
 }

@@ -83,7 +83,24 @@ class RefusalsTest {
           pt  | /metadata/name | ~ | metadata.name | is required (or metadata.generateName)
           pt  | /apiVersion | kubeflow.org/v1beta1 | apiVersion | an older version of the Kubeflow job API, which the Training Operator no longer serves and whose spec differs; write apiVersion: kubeflow.org/v1 and the PyTorchJob spec the Training Operator reads (spec.pytorchReplicaSpecs, spec.runPolicy)
           xgb | /apiVersion | xgboostjob.kubeflow.org/v1alpha1 | apiVersion | the archived xgboost-operator, whose jobs the Training Operator now runs as kubeflow.org/v1 XGBoostJob; write apiVersion: kubeflow.org/v1 and the XGBoostJob spec
-          mpi | /apiVersion | kubeflow.org/v2beta1 | apiVersion | the MPI Operator's MPIJob, not the Training Operator's; write apiVersion: kubeflow.org/v1
+          tf  | /apiVersion | kubeflow.org/v2beta1 | apiVersion | is read only as the MPI Operator v2's MPIJob (kind: MPIJob), not as a TFJob; write apiVersion: kubeflow.org/v1 and the TFJob spec
+          mpi2 | /apiVersion | kubeflow.org/v2alpha1 | apiVersion | an older version of the Kubeflow job API
+          mpi2 | /spec/mpiImplementation | MVAPICH | spec.mpiImplementation | 'MVAPICH' must be one of Intel, MPICH, OpenMPI
+          mpi2 | /spec/mpiImplementation | 3 | spec.mpiImplementation | must be a string
+          mpi2 | /spec/launcherCreationPolicy | Later | spec.launcherCreationPolicy | 'Later' must be one of AtStartup, WaitForWorkersReady
+          mpi2 | /spec/sshAuthMountPath | .ssh | spec.sshAuthMountPath | must be an absolute path
+          mpi2 | /spec/runLauncherAsWorker | true | spec.runLauncherAsWorker | plans ranks, GPUs and prices on the workers alone
+          mpi2 | /spec/slotsPerWorker | 0 | spec.slotsPerWorker | at least 1
+          mpi2 | /spec/mainContainer | mpi | spec.mainContainer | not a field of a kubeflow.org/v2beta1 MPIJob spec
+          mpi2 | /spec/cleanPodPolicy | All | spec.cleanPodPolicy | not a field of a kubeflow.org/v2beta1 MPIJob spec
+          mpi2 | /spec/runPolicy/suspend | true | spec.runPolicy.suspend | Trainyard starts the job itself
+          mpi2 | /spec/runPolicy/managedBy | kubeflow.org/training-operator | spec.runPolicy.managedBy | decides which controller runs the job
+          mpi2 | /spec/runPolicy/cleanPodPolicy | Sometimes | spec.runPolicy.cleanPodPolicy | one of None, Running, All
+          mpi2 | /spec/runPolicy/schedulingPolicy/bogus | 1 | spec.runPolicy.schedulingPolicy.bogus | not a field of schedulingPolicy
+          mpi2 | /spec/mpiReplicaSpecs/Worker/replicas | ~ | spec.mpiReplicaSpecs.Worker.replicas | the MPI Operator v2 defaults it to 0
+          mpi2 | /spec/mpiReplicaSpecs/Launcher | ~ | spec.mpiReplicaSpecs.Launcher | an MPI job has one launcher
+          mpi2 | /spec/mpiReplicaSpecs/Launcher/replicas | 2 | spec.mpiReplicaSpecs.Launcher.replicas | must be 1
+          mpi2 | /spec/mpiReplicaSpecs/Chief | {replicas: 1} | spec.mpiReplicaSpecs.Chief | one of Launcher, Worker
           pt  | /apiVersion | pytorch.kubeflow.org/v1 | apiVersion | is not an API Trainyard reads (its spec differs); write apiVersion: kubeflow.org/v1
           pt  | /kind | PaddleJob | kind | one of PyTorchJob, TFJob, MPIJob, XGBoostJob
           tf  | /spec/successPolicy | AllWorkers | spec.successPolicy | only the default policy
@@ -169,9 +186,15 @@ class RefusalsTest {
               case "pt" -> PT;
               case "tf" -> "golden/tensorflow-chief-ps-worker-evaluator/input.yaml";
               case "mpi" -> "golden/mpi-launcher-worker/input.yaml";
+              case "mpi2" -> "golden/mpi-v2-intel-wait-for-workers/input.yaml";
               case "xgb" -> "golden/xgboost-master-worker/input.yaml";
               default -> throw new IllegalArgumentException(base);
             });
+    return change(document, pointer, value);
+  }
+
+  /** {@code document}, changed in place at {@code pointer}. */
+  static JsonNode change(JsonNode document, String pointer, String value) {
     var at = JsonPointer.compile(pointer);
     var parent = document.at(at.head());
     var name = at.last().getMatchingProperty();

@@ -16,7 +16,9 @@ import java.util.List;
  *   <li>the warned adjustments: {@code metadata.namespace} left out; a top-level {@code
  *       spec.volumes} added to every replica's pod volumes; a top-level {@code spec.cleanPodPolicy}
  *       moved into {@code runPolicy}; {@code runPolicy.suspend: false} and {@code managedBy}'s
- *       default left out;
+ *       default left out; the MPI Operator v2's {@code runLauncherAsWorker: false} left out;
+ *   <li>the silent ones of the MPI Operator v2's MPIJob: its defaults for {@code
+ *       mpiImplementation}, {@code launcherCreationPolicy}, {@code sshAuthMountPath} written out;
  *   <li>the silent ones: {@code replicas} defaulted to 1; {@code requests} equal to {@code limits}
  *       left to Kubernetes; quantities compared by value; env entries without a value get {@code
  *       ""}; empty objects and lists dropped.
@@ -39,10 +41,20 @@ final class RoundTripNormalization {
       if (BooleanNode.FALSE.equals(policy.get("suspend"))) {
         policy.remove("suspend");
       }
-      if (TextNode.valueOf(RunPolicyMapping.DEFAULT_MANAGER).equals(policy.get("managedBy"))) {
+      if (TextNode.valueOf(RunPolicyMapping.DEFAULT_MANAGER).equals(policy.get("managedBy"))
+          || TextNode.valueOf(MpiV2Fields.MANAGER).equals(policy.get("managedBy"))) {
         policy.remove("managedBy");
       }
       quantities(policy.path("schedulingPolicy").path("minResources"));
+    }
+    if (doc.path("apiVersion").asText().equals(KubeflowKind.MPI_V2_API_VERSION)) {
+      // The MPI Operator v2's defaults, which the writer writes out and the reader leaves out.
+      if (BooleanNode.FALSE.equals(spec.get("runLauncherAsWorker"))) {
+        spec.remove("runLauncherAsWorker");
+      }
+      spec.putIfAbsent("mpiImplementation", TextNode.valueOf("OpenMPI"));
+      spec.putIfAbsent("launcherCreationPolicy", TextNode.valueOf("AtStartup"));
+      spec.putIfAbsent("sshAuthMountPath", TextNode.valueOf("/root/.ssh"));
     }
     for (var name :
         List.of("pytorchReplicaSpecs", "tfReplicaSpecs", "mpiReplicaSpecs", "xgbReplicaSpecs")) {

@@ -264,6 +264,35 @@ class SpecReaderTest {
   }
 
   @Test
+  void anMpiOperatorV2MpiJobIsReadWithItsMpiSettings() {
+    var doc =
+        """
+        apiVersion: kubeflow.org/v2beta1
+        kind: MPIJob
+        metadata: {name: ring}
+        spec:
+          slotsPerWorker: 2
+          mpiImplementation: Intel
+          runPolicy: {cleanPodPolicy: Running, suspend: false}
+          mpiReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers: [{name: l, image: mpi:1, command: [mpirun, -n, "4", ring]}]
+            Worker:
+              replicas: 2
+              template:
+                spec:
+                  containers: [{name: w, image: mpi:1, command: [/usr/sbin/sshd, -De]}]
+        """;
+    var parsed = reader.read(bytes(doc));
+    assertThat(parsed.job().spec().processesPerReplica()).isEqualTo(2);
+    assertThat(parsed.job().spec().kubernetes().mpi().implementation()).isEqualTo("Intel");
+    assertThat(parsed.warnings()).anyMatch(w -> w.startsWith("spec.runPolicy.suspend"));
+  }
+
+  @Test
   void whatAKubeflowDocumentCannotCarryIsRefusedByItsPath() {
     var doc =
         """

@@ -136,6 +136,12 @@ public final class JobSpecValidator {
       scheduling(spec.kubernetes().scheduling(), errors);
       labels("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
       annotations("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
+      if (spec.kubernetes().mpi() != null) {
+        errors.addAll(spec.kubernetes().mpi().validate("spec.kubernetes.mpi"));
+        if (spec.framework() != Framework.MPI) {
+          errors.add(new FieldError("spec.kubernetes.mpi", "applies only to framework mpi"));
+        }
+      }
       spec.kubernetes().trainJob().keySet().stream()
           .filter(k -> !KubernetesOptions.TRAIN_JOB_FIELDS.contains(k))
           .forEach(
@@ -205,6 +211,11 @@ public final class JobSpecValidator {
                     new FieldError(
                         at + ".kubernetes.jobAnnotations",
                         "is job-wide: set spec.kubernetes.jobAnnotations instead"));
+              }
+              if (o.kubernetes() != null && o.kubernetes().mpi() != null) {
+                errors.add(
+                    new FieldError(
+                        at + ".kubernetes.mpi", "is job-wide: set spec.kubernetes.mpi instead"));
               }
               if (o.kubernetes() != null && !o.kubernetes().trainJob().isEmpty()) {
                 errors.add(

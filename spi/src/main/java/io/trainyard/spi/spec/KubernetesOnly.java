@@ -39,6 +39,14 @@ public final class KubernetesOnly {
               + String.join(", ", trainer)
               + ", which only a Kubeflow Trainer cluster (flavor trainer-v2) can honour");
     }
+    var mpi = spec.kubernetes() == null ? null : spec.kubernetes().mpi();
+    if (mpi != null && !mpi.isDefault()) {
+      reasons.add(
+          "spec.kubernetes.mpi sets "
+              + String.join(", ", mpi.nonDefaultFields())
+              + ", which only the MPI Operator v2 (a Kubernetes cluster with mpiOperator:"
+              + " mpi-operator-v2) can honour");
+    }
     if (gang) {
       reasons.add(
           "spec.kubernetes.scheduling asks for gang scheduling, which only Kubernetes does");

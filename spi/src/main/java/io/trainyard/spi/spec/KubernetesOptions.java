@@ -45,6 +45,8 @@ import java.util.Map;
  * @param jobAnnotations annotations of the job object, in order; never null; job-wide
  * @param trainJob TrainJob parts (see above); never null; job-wide, so only at {@code
  *     spec.kubernetes}
+ * @param mpi MPI Operator v2 settings ({@link MpiOptions}); null = the operator's defaults;
+ *     job-wide, so only at {@code spec.kubernetes}
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record KubernetesOptions(
@@ -52,7 +54,8 @@ public record KubernetesOptions(
     Scheduling scheduling,
     Map<String, String> jobLabels,
     Map<String, String> jobAnnotations,
-    Map<String, Object> trainJob) {
+    Map<String, Object> trainJob,
+    MpiOptions mpi) {
   public static final KubernetesOptions NONE = new KubernetesOptions(null, null);
 
   /** The TrainJob {@code spec} fields {@code trainJob} may hold. */
@@ -74,6 +77,16 @@ public record KubernetesOptions(
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(jobAnnotations));
     trainJob = trainJob == null ? Map.of() : copy(trainJob);
+  }
+
+  /** Everything but MPI Operator v2 settings. */
+  public KubernetesOptions(
+      Map<String, Object> podTemplate,
+      Scheduling scheduling,
+      Map<String, String> jobLabels,
+      Map<String, String> jobAnnotations,
+      Map<String, Object> trainJob) {
+    this(podTemplate, scheduling, jobLabels, jobAnnotations, trainJob, null);
   }
 
   /** Pod-template fields and gang scheduling. */
@@ -106,18 +119,21 @@ public record KubernetesOptions(
     return !needsKubernetes()
         && jobLabels.isEmpty()
         && jobAnnotations.isEmpty()
-        && trainJob.isEmpty();
+        && trainJob.isEmpty()
+        && mpi == null;
   }
 
   /**
    * True when these options ask for what only Kubernetes (or only Kubeflow Trainer) can do: pod
-   * fields, gang scheduling, TrainJob parts other than the runtime's name.
+   * fields, gang scheduling, TrainJob parts other than the runtime's name, MPI settings other than
+   * the MPI Operator's defaults.
    */
   @JsonIgnore
   public boolean needsKubernetes() {
     return !podTemplate.isEmpty()
         || (scheduling != null && !scheduling.isEmpty())
-        || !trainerOnlyFields().isEmpty();
+        || !trainerOnlyFields().isEmpty()
+        || (mpi != null && !mpi.isDefault());
   }
 
   /** These options over {@code defaults}: top-level podTemplate keys replace the defaults' keys. */
@@ -132,6 +148,7 @@ public record KubernetesOptions(
         scheduling != null ? scheduling : defaults.scheduling,
         jobLabels.isEmpty() ? defaults.jobLabels : jobLabels,
         jobAnnotations.isEmpty() ? defaults.jobAnnotations : jobAnnotations,
-        trainJob.isEmpty() ? defaults.trainJob : trainJob);
+        trainJob.isEmpty() ? defaults.trainJob : trainJob,
+        mpi != null ? mpi : defaults.mpi);
   }
 }

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  *   eksEndpoint: https://eks.us-east-1.amazonaws.com      # optional: a VPC endpoint of EKS
  *   stsEndpoint: https://sts.us-east-1.amazonaws.com      # optional: a VPC endpoint of STS
  *   flavor: kubeflow-v1                       # or trainer-v2, with trainerRuntime, and optionally
- *                                             # runtimes and trainerPodPatches as in type: kubernetes
+ *                                             # runtimes and trainerPodPatches as in type: kubernetes; mpiOperator too
  *   kueueQueue: team-queue                    # optional
  *   admissionTimeout: 10m
  *   feeUsdPerHour: 0.10                       # default 0.10: the EKS control plane, standard support
@@ -67,7 +67,8 @@ public record EksConfig(
     BigDecimal feeUsdPerHour,
     List<NodePool> nodePools,
     Map<String, String> runtimes,
-    String trainerPodPatches)
+    String trainerPodPatches,
+    String mpiOperator)
     implements BackendConfig {
 
   /**
@@ -130,7 +131,8 @@ public record EksConfig(
         feeUsdPerHour,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   /**
@@ -156,7 +158,8 @@ public record EksConfig(
       @JsonProperty("feeUsdPerHour") BigDecimal feeUsdPerHour,
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
-      @JsonProperty("trainerPodPatches") String trainerPodPatches) {
+      @JsonProperty("trainerPodPatches") String trainerPodPatches,
+      @JsonProperty("mpiOperator") String mpiOperator) {
     if (clusterName != null && cluster != null) {
       throw new IllegalArgumentException(
           "clusterName: give clusterName or cluster (the same field), not both");
@@ -177,7 +180,8 @@ public record EksConfig(
         feeUsdPerHour,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   /** The cluster part of this block, with the catalog provider fixed to {@code aws}. */
@@ -192,7 +196,8 @@ public record EksConfig(
         feeUsdPerHour,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   @Override
@@ -210,7 +215,8 @@ public record EksConfig(
       BigDecimal feeUsdPerHour,
       List<NodePool> nodePools,
       Map<String, String> runtimes,
-      String trainerPodPatches) {
+      String trainerPodPatches,
+      String mpiOperator) {
     return ClusterSettings.fromBlock(
         id,
         region,
@@ -222,7 +228,8 @@ public record EksConfig(
         PROVIDER,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   /** The EKS endpoint override, if the block sets one. */

@@ -1,6 +1,7 @@
 package io.trainyard.backend.eks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -49,6 +50,19 @@ class EksConfigTest {
     assertThat(config.trainerRuntimes())
         .containsExactly(java.util.Map.entry("torch-efa", io.trainyard.spi.spec.Framework.PYTORCH));
     assertThat(config.settings().effectivePodPatches()).isEqualTo("podSpecOverrides");
+  }
+
+  @Test
+  void aBlockSaysWhichMpiOperatorTheClusterRuns() throws Exception {
+    var v2 = read(MINIMAL + "clusterName: ml-prod\nmpiOperator: mpi-operator-v2\n");
+    var byDefault = read(MINIMAL + "clusterName: ml-prod\n");
+
+    assertThat(v2.settings().mpiOperator())
+        .isEqualTo(io.trainyard.kubeflow.KubeflowWriter.MpiOperator.MPI_OPERATOR_V2);
+    assertThat(byDefault.settings().mpiOperator())
+        .isEqualTo(io.trainyard.kubeflow.KubeflowWriter.MpiOperator.TRAINING_OPERATOR);
+    assertThatThrownBy(() -> read(MINIMAL + "clusterName: ml-prod\nmpiOperator: v2\n"))
+        .hasStackTraceContaining("mpiOperator must be training-operator or mpi-operator-v2");
   }
 
   @Test

@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  *   feeUsdPerHour: 0.10                   # default: GKE's cluster management fee
  *   kueueQueue: team-queue
  *   admissionTimeout: 10m
- *   # flavor: trainer-v2 with trainerRuntime, runtimes, trainerPodPatches as in type: kubernetes
+ *   # flavor: trainer-v2 with trainerRuntime, runtimes, trainerPodPatches as in type: kubernetes; mpiOperator too
  *   nodePools:
  *     - {name: t4, instanceType: n1-standard-8, accelerator: {gpuType: nvidia-t4, gpus: 1}, maxNodes: 10}
  * }</pre>
@@ -83,7 +83,8 @@ public record GkeConfig(
     String provider,
     List<NodePool> nodePools,
     Map<String, String> runtimes,
-    String trainerPodPatches)
+    String trainerPodPatches,
+    String mpiOperator)
     implements BackendConfig {
 
   /**
@@ -166,7 +167,8 @@ public record GkeConfig(
         provider,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   private static void checkReach(
@@ -288,7 +290,8 @@ public record GkeConfig(
       @JsonProperty("provider") String provider,
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
-      @JsonProperty("trainerPodPatches") String trainerPodPatches) {
+      @JsonProperty("trainerPodPatches") String trainerPodPatches,
+      @JsonProperty("mpiOperator") String mpiOperator) {
     return new GkeConfig(
         id,
         region,
@@ -311,7 +314,8 @@ public record GkeConfig(
         provider,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   /** The cluster part of this block, shared with the {@code kubernetes} and {@code eks} blocks. */
@@ -327,7 +331,8 @@ public record GkeConfig(
         provider,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   @Override

@@ -50,6 +50,14 @@ class GkeConfigTest {
   }
 
   @Test
+  void aBlockSaysWhichMpiOperatorTheClusterRuns() throws IOException {
+    assertThat(bind(MINIMAL + "mpiOperator: mpi-operator-v2\n").settings().mpiOperator())
+        .isEqualTo(io.trainyard.kubeflow.KubeflowWriter.MpiOperator.MPI_OPERATOR_V2);
+    assertThat(bind(MINIMAL).settings().mpiOperator())
+        .isEqualTo(io.trainyard.kubeflow.KubeflowWriter.MpiOperator.TRAINING_OPERATOR);
+  }
+
+  @Test
   void aMinimalBlockTakesGkesDefaults() throws IOException {
     var config = bind(MINIMAL);
 

@@ -13,8 +13,13 @@ public record Attempt(JobKind kind, String namespace, String name) {
   static final String NAMESPACE = "namespace";
   static final String KIND = "kind";
 
+  /** Only on references to an MPI Operator v2 MPIJob, whose kind name is the v1 MPIJob's. */
+  static final String API_VERSION = "apiVersion";
+
   public static Attempt of(ExternalRef ref) {
-    var kind = JobKind.fromKind(ref.attributes().getOrDefault(KIND, ""));
+    var kind =
+        JobKind.fromKind(
+            ref.attributes().getOrDefault(KIND, ""), ref.attributes().get(API_VERSION));
     var namespace = ref.attributes().get(NAMESPACE);
     if (kind.isEmpty() || namespace == null) {
       // Through status, cancel or logs: typed, so the gateway sees a lost object, not a crash.
@@ -30,6 +35,12 @@ public record Attempt(JobKind kind, String namespace, String name) {
   }
 
   ExternalRef ref(String backendId) {
+    if (kind == JobKind.MPI_JOB_V2) {
+      return new ExternalRef(
+          backendId,
+          name,
+          Map.of(NAMESPACE, namespace, KIND, kind.kind(), API_VERSION, kind.apiVersion()));
+    }
     return new ExternalRef(backendId, name, Map.of(NAMESPACE, namespace, KIND, kind.kind()));
   }
 

@@ -1,5 +1,6 @@
 package io.trainyard.backend.kubernetes;
 
+import io.trainyard.kubeflow.KubeflowWriter.MpiOperator;
 import io.trainyard.kubeflow.TrainJobWriter;
 import io.trainyard.kubeflow.TrainerRuntimes;
 import io.trainyard.spi.spec.Framework;
@@ -37,6 +38,10 @@ import java.util.Set;
  * @param trainerPodPatches with {@code trainer-v2}: where the cluster's Trainer reads a TrainJob's
  *     pod patches: {@code podSpecOverrides} (v2.0), {@code podTemplateOverrides} (v2.1, the
  *     default: the pinned CRD's) or {@code runtimePatches} (v2.2 and later)
+ * @param mpiOperator which operator serves {@code mpijobs.kubeflow.org} on the cluster, so which
+ *     MPIJob an MPI job is created as: {@code training-operator} (the default; {@code
+ *     kubeflow.org/v1}) or {@code mpi-operator-v2} (the MPI Operator v2; {@code
+ *     kubeflow.org/v2beta1}). Both serve the same CRD name, so a cluster runs one of them.
  */
 public record ClusterSettings(
     String backendId,
@@ -49,7 +54,8 @@ public record ClusterSettings(
     String provider,
     List<NodePool> nodePools,
     Map<String, Framework> runtimes,
-    String trainerPodPatches) {
+    String trainerPodPatches,
+    MpiOperator mpiOperator) {
 
   public static final String KUBEFLOW_V1 = "kubeflow-v1";
   public static final String TRAINER_V2 = "trainer-v2";
@@ -67,8 +73,37 @@ public record ClusterSettings(
         runtimes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(runtimes));
     trainerPodPatches =
         trainerPodPatches == null || trainerPodPatches.isBlank() ? null : trainerPodPatches;
+    mpiOperator = mpiOperator == null ? MpiOperator.TRAINING_OPERATOR : mpiOperator;
     check(flavor, trainerRuntime, admissionTimeout, feeUsdPerHour, provider, nodePools);
     checkTrainer(flavor, runtimes, trainerPodPatches);
+  }
+
+  /** Settings of a cluster whose MPIJobs the training operator serves. */
+  public ClusterSettings(
+      String backendId,
+      String region,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      Duration admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools,
+      Map<String, Framework> runtimes,
+      String trainerPodPatches) {
+    this(
+        backendId,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        null);
   }
 
   private static void checkTrainer(
@@ -236,6 +271,38 @@ public record ClusterSettings(
       List<NodePool> nodePools,
       Map<String, String> runtimes,
       String trainerPodPatches) {
+    return fromBlock(
+        id,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        null);
+  }
+
+  /**
+   * As the block above, with its {@code mpiOperator} ({@code training-operator}, the default when
+   * null or blank, or {@code mpi-operator-v2}).
+   */
+  public static ClusterSettings fromBlock(
+      String id,
+      String region,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools,
+      Map<String, String> runtimes,
+      String trainerPodPatches,
+      String mpiOperator) {
     var frameworks = new LinkedHashMap<String, Framework>();
     if (runtimes != null) {
       runtimes.forEach(
@@ -267,7 +334,10 @@ public record ClusterSettings(
         provider,
         nodePools,
         frameworks,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator == null || mpiOperator.isBlank()
+            ? null
+            : MpiOperator.fromWireName(mpiOperator));
   }
 
   /** Whether jobs render as Kubeflow Trainer TrainJobs rather than training-operator v1 jobs. */

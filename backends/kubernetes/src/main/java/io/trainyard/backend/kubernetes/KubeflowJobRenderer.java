@@ -102,7 +102,10 @@ final class KubeflowJobRenderer {
     } else {
       tree =
           new KubeflowWriter()
-              .write(spec, new RenderOptions(job.objectName(), namespace(job), labels(job), pods));
+              .write(
+                  spec,
+                  new RenderOptions(job.objectName(), namespace(job), labels(job), pods),
+                  cluster.mpiOperator());
       PodCleanup.holdPods(tree);
     }
     try {
@@ -217,7 +220,7 @@ final class KubeflowJobRenderer {
   JobKind kind(BackendJob job) {
     return cluster.rendersTrainJobs()
         ? JobKind.TRAIN_JOB
-        : JobKind.of(KubeflowKind.of(job.spec().framework()));
+        : JobKind.of(KubeflowKind.of(job.spec().framework()), cluster.mpiOperator());
   }
 
   Map<String, String> labels(BackendJob job) {

@@ -26,6 +26,7 @@ import java.util.Map;
  *   trainerRuntime: torch-distributed                # trainer-v2: the ClusterTrainingRuntime
  *   runtimes: {torch-h100: pytorch}                  # trainer-v2: runtimes beyond Trainer's own
  *   trainerPodPatches: podTemplateOverrides          # trainer-v2: or podSpecOverrides, runtimePatches
+ *   mpiOperator: training-operator                   # or mpi-operator-v2 (kubeflow.org/v2beta1 MPIJob)
  *   kueueQueue: team-queue                           # optional
  *   admissionTimeout: 10m
  *   feeUsdPerHour: 0.10                              # optional cluster fee, shared by nodes
@@ -49,7 +50,8 @@ public record KubernetesConfig(
     String provider,
     List<NodePool> nodePools,
     Map<String, String> runtimes,
-    String trainerPodPatches)
+    String trainerPodPatches,
+    String mpiOperator)
     implements BackendConfig {
 
   public KubernetesConfig {
@@ -79,7 +81,8 @@ public record KubernetesConfig(
         provider,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   /**
@@ -102,7 +105,8 @@ public record KubernetesConfig(
       @JsonProperty("provider") String provider,
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
-      @JsonProperty("trainerPodPatches") String trainerPodPatches) {
+      @JsonProperty("trainerPodPatches") String trainerPodPatches,
+      @JsonProperty("mpiOperator") String mpiOperator) {
     return new KubernetesConfig(
         id,
         region,
@@ -118,7 +122,8 @@ public record KubernetesConfig(
         provider,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   /** The cluster part of this block, which the EKS and GKE blocks share. */
@@ -134,7 +139,8 @@ public record KubernetesConfig(
         provider,
         nodePools,
         runtimes,
-        trainerPodPatches);
+        trainerPodPatches,
+        mpiOperator);
   }
 
   @Override

@@ -47,7 +47,19 @@ final class KubernetesPlacements {
     var unsupported =
         cluster.rendersTrainJobs()
             ? TrainJobWriter.unsupported(spec, cluster.effectivePodPatches())
-            : KubeflowWriter.unsupported(spec);
+            : KubeflowWriter.unsupported(spec, cluster.mpiOperator());
+    var mpi = spec.kubernetes() == null ? null : spec.kubernetes().mpi();
+    if (cluster.rendersTrainJobs() && mpi != null && !mpi.isDefault()) {
+      // A TrainJob has no field for them: only the MPI Operator v2's MPIJob does.
+      unsupported = new java.util.ArrayList<>(unsupported);
+      for (var field : mpi.nonDefaultFields()) {
+        unsupported.add(
+            new io.trainyard.spi.spec.FieldError(
+                "spec.kubernetes.mpi." + field,
+                "is an MPI Operator v2 setting, which a TrainJob cannot say; run it on a cluster"
+                    + " with mpiOperator: mpi-operator-v2"));
+      }
+    }
     if (!unsupported.isEmpty()) {
       return rejected(unsupported.stream().map(e -> e.field() + ": " + e.message()).toList());
     }

@@ -48,6 +48,14 @@ public final class CrudApiServer implements AutoCloseable {
    *     stands for the cluster CA a managed service hands out
    */
   public CrudApiServer(boolean https) {
+    this(https, false);
+  }
+
+  /**
+   * @param mpiOperatorV2 serve {@code mpijobs.kubeflow.org} as the MPI Operator v2 does ({@code
+   *     v2beta1}) instead of as the training operator does ({@code v1})
+   */
+  public CrudApiServer(boolean https, boolean mpiOperatorV2) {
     var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
     server =
         new KubernetesMockServer(
@@ -60,9 +68,20 @@ public final class CrudApiServer implements AutoCloseable {
                     .withUserAgent(ADMIN_AGENT)
                     .withRequestTimeout(REQUEST_TIMEOUT_MS)
                     .endConfig());
-    for (var crds : List.of("/crds/kubeflow-v1.yaml", "/crds/trainer-v2.yaml")) {
+    var files = new ArrayList<>(List.of("/crds/kubeflow-v1.yaml", "/crds/trainer-v2.yaml"));
+    if (mpiOperatorV2) {
+      files.add("/crds/mpi-operator-v2.yaml");
+    }
+    for (var crds : files) {
       try (var in = CrudApiServer.class.getResourceAsStream(crds)) {
-        client.load(in).create();
+        for (var crd : client.load(in).items()) {
+          var v1MpiJobs =
+              crds.endsWith("kubeflow-v1.yaml")
+                  && crd.getMetadata().getName().equals("mpijobs.kubeflow.org");
+          if (!(mpiOperatorV2 && v1MpiJobs)) {
+            client.resource(crd).create();
+          }
+        }
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }

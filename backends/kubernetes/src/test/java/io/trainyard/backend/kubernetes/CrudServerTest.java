@@ -41,7 +41,7 @@ abstract class CrudServerTest {
 
   @BeforeEach
   void startServer() {
-    cluster = new CrudApiServer();
+    cluster = new CrudApiServer(false, mpiOperatorV2());
     clock = new MutableClock();
     operator = new FakeTrainingOperator(cluster.client(), clock);
     backend = newBackend();
@@ -51,6 +51,11 @@ abstract class CrudServerTest {
   void stopServer() {
     opened.forEach(KubernetesBackend::close);
     cluster.close();
+  }
+
+  /** Whether the server serves MPIJobs as the MPI Operator v2 ({@code v2beta1}). */
+  boolean mpiOperatorV2() {
+    return false;
   }
 
   /** The block the backends are made from. */

@@ -95,6 +95,14 @@ final class LocalPlacements {
       notes.add(
           "spec.kubernetes.jobLabels and jobAnnotations are not used: local processes have none");
     }
+    if (spec.kubernetes() != null
+        && spec.kubernetes().mpi() != null
+        && spec.kubernetes().mpi().isDefault()) {
+      // Other values are rejected (KubernetesOnly); these are what the local backend does anyway.
+      notes.add(
+          "spec.kubernetes.mpi is at the MPI Operator's defaults: the local backend runs Open MPI"
+              + " with a hostfile and no SSH");
+    }
     if (spec.elastic() != null) {
       notes.add(
           "elastic bounds"

@@ -122,6 +122,35 @@ class LocalPlacementsTest {
   }
 
   @Test
+  void mpiOperatorV2SettingsAreRejectedAndTheirDefaultsNoted() {
+    var intel =
+        TestJobs.spec(
+            """
+            framework: mpi
+            command: [mpirun, hostname]
+            replicas: {launcher: 1, worker: 2}
+            kubernetes: {mpi: {implementation: Intel}}
+            """);
+    var openMpi =
+        TestJobs.spec(
+            """
+            framework: mpi
+            command: [mpirun, hostname]
+            replicas: {launcher: 1, worker: 2}
+            kubernetes: {mpi: {implementation: OpenMPI, sshAuthMountPath: /root/.ssh}}
+            """);
+
+    assertThat(reasons(intel))
+        .singleElement()
+        .asString()
+        .contains("spec.kubernetes.mpi sets implementation", "MPI Operator v2");
+    assertThat(placements.propose(openMpi, 1).placements().get(0).notes())
+        .contains(
+            "spec.kubernetes.mpi is at the MPI Operator's defaults: the local backend runs Open MPI"
+                + " with a hostfile and no SSH");
+  }
+
+  @Test
   void aPodTemplateOfOneRoleOnlyIsRejectedToo() {
     var roleOnly =
         TestJobs.spec(
