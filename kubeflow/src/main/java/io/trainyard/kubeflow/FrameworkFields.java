@@ -18,7 +18,8 @@ import java.util.Set;
  * The fields one kind has at the top of its spec besides replica specs and runPolicy: PyTorch's
  * {@code nprocPerNode} (→ {@code processesPerReplica}) and {@code elasticPolicy} (→ {@code
  * elastic}), MPI's {@code slotsPerWorker} (→ {@code processesPerReplica}) and {@code
- * mainContainer}, TensorFlow's {@code successPolicy} and {@code enableDynamicWorker}.
+ * mainContainer}, TensorFlow's {@code successPolicy} and {@code enableDynamicWorker}, Paddle's
+ * {@code elasticPolicy} (refused).
  */
 final class FrameworkFields {
   private static final Map<String, String> ELASTIC_REFUSED =
