@@ -5,6 +5,7 @@ import static io.trainyard.kubeflow.NodeReader.at;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.trainyard.spi.spec.Elastic;
@@ -17,7 +18,8 @@ import java.util.Set;
  * The fields one kind has at the top of its spec besides replica specs and runPolicy: PyTorch's
  * {@code nprocPerNode} (→ {@code processesPerReplica}) and {@code elasticPolicy} (→ {@code
  * elastic}), MPI's {@code slotsPerWorker} (→ {@code processesPerReplica}) and {@code
- * mainContainer}, TensorFlow's {@code successPolicy} and {@code enableDynamicWorker}.
+ * mainContainer}, TensorFlow's {@code successPolicy} and {@code enableDynamicWorker}, Paddle's
+ * {@code elasticPolicy} (refused).
  */
 final class FrameworkFields {
   private static final Map<String, String> ELASTIC_REFUSED =
@@ -39,7 +41,8 @@ final class FrameworkFields {
       case PYTORCH_JOB -> Set.of("nprocPerNode", "elasticPolicy");
       case MPI_JOB -> Set.of("slotsPerWorker", "mainContainer");
       case TF_JOB -> Set.of("successPolicy", "enableDynamicWorker");
-      case XGBOOST_JOB -> Set.of();
+      case XGBOOST_JOB, JAX_JOB -> Set.of();
+      case PADDLE_JOB -> Set.of("elasticPolicy");
     };
   }
 
@@ -80,7 +83,18 @@ final class FrameworkFields {
             "Trainyard prices a fixed number of workers; dynamic workers are not supported");
         yield new Values(null, null);
       }
-      case XGBOOST_JOB -> new Values(null, null);
+      case XGBOOST_JOB, JAX_JOB -> new Values(null, null);
+      case PADDLE_JOB -> {
+        // PaddleElasticPolicy (min/maxReplicas, maxRestarts, HPA metrics) resizes the job under
+        // an autoscaler; Trainyard prices and places a fixed number of replicas.
+        nodes.defaultOnly(
+            spec.get("elasticPolicy"),
+            "spec.elasticPolicy",
+            NullNode.getInstance(),
+            "Trainyard runs a fixed number of Paddle replicas; elastic Paddle jobs are not"
+                + " supported");
+        yield new Values(null, null);
+      }
     };
   }
 

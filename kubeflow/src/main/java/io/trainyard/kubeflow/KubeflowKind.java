@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The four {@code kubeflow.org/v1} job kinds of the Kubeflow training operator: their replica-spec
+ * The six {@code kubeflow.org/v1} job kinds of the Kubeflow training operator: their replica-spec
  * field, the container name the operator wires up (it injects rendezvous variables and ports into
  * that container only, and its webhook refuses a replica without one), and their replica types in
  * the framework's rank order, which is also the order of {@link Framework#roles()}.
@@ -26,7 +26,13 @@ public enum KubeflowKind {
       List.of("Chief", "PS", "Worker", "Evaluator")),
   MPI_JOB("MPIJob", Framework.MPI, "mpiReplicaSpecs", "mpi", List.of("Launcher", "Worker")),
   XGBOOST_JOB(
-      "XGBoostJob", Framework.XGBOOST, "xgbReplicaSpecs", "xgboost", List.of("Master", "Worker"));
+      "XGBoostJob", Framework.XGBOOST, "xgbReplicaSpecs", "xgboost", List.of("Master", "Worker")),
+  // training-operator v1.9.0 (6f74c7f6b2ed6c27aabd82d0a316b23f0646059c),
+  // pkg/apis/kubeflow.org/v1/paddlepaddle_types.go: container "paddle", port "master" 36543.
+  PADDLE_JOB(
+      "PaddleJob", Framework.PADDLE, "paddleReplicaSpecs", "paddle", List.of("Master", "Worker")),
+  // Same commit, pkg/apis/kubeflow.org/v1/jax_types.go: container "jax", port "jaxjob-port" 6666.
+  JAX_JOB("JAXJob", Framework.JAX, "jaxReplicaSpecs", "jax", List.of("Worker"));
 
   public static final String API_VERSION = "kubeflow.org/v1";
 

@@ -19,11 +19,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Converts a {@code kubeflow.org/v1} {@code PyTorchJob}, {@code TFJob}, {@code MPIJob} or {@code
- * XGBoostJob} document, or the MPI Operator v2's {@code kubeflow.org/v2beta1} {@code MPIJob} (its
- * own fields: {@code MpiV2Fields}), into a Trainyard {@link TrainingJob}. Every field of the
- * document is carried over, adjusted with a warning, or refused with its full path; nothing is
- * dropped silently. Stateless and thread-safe.
+ * Converts a {@code kubeflow.org/v1} {@code PyTorchJob}, {@code TFJob}, {@code MPIJob}, {@code
+ * XGBoostJob}, {@code PaddleJob} or {@code JAXJob} document, or the MPI Operator v2's {@code
+ * kubeflow.org/v2beta1} {@code MPIJob} (its own fields: {@code MpiV2Fields}), into a Trainyard
+ * {@link TrainingJob}. Every field of the document is carried over, adjusted with a warning, or
+ * refused with its full path; nothing is dropped silently. Stateless and thread-safe.
  *
  * <p>Adjustments (each answered as a warning): {@code metadata.namespace} is left out (the gateway
  * puts the job in the team's namespace); a {@code spec.volumes} list, which the operator ignores,

@@ -177,7 +177,12 @@ public final class KubeflowWriter {
       }
     }
     var framework = spec.framework();
-    if ((framework == Framework.TENSORFLOW || framework == Framework.XGBOOST)
+    // A PaddleJob or JAXJob has no per-pod process count either: the operator sets
+    // PADDLE_NNODES / NUM_PROCESSES to the number of pods.
+    if ((framework == Framework.TENSORFLOW
+            || framework == Framework.XGBOOST
+            || framework == Framework.PADDLE
+            || framework == Framework.JAX)
         && spec.effectiveProcessesPerReplica() > 1) {
       result.add(
           new FieldError(

@@ -304,7 +304,9 @@ public final class TrainJobReader {
             ? "; submit an MPIJob (kubeflow.org/v1) instead"
             : runtime.framework() == Framework.XGBOOST
                 ? "; submit an XGBoostJob (kubeflow.org/v1) instead"
-                : "";
+                : runtime.framework() == Framework.JAX
+                    ? "; submit a JAXJob (kubeflow.org/v1) instead"
+                    : "";
     return "'"
         + runtime.name()
         + "' runs "

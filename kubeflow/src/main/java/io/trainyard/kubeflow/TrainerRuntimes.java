@@ -74,7 +74,7 @@ public final class TrainerRuntimes {
     put(m, "deepspeed-distributed", Framework.MPI, "deepspeed");
     put(m, "mlx-distributed", Framework.MPI, "mlx");
     put(m, "xgboost-distributed", Framework.XGBOOST, "xgboost");
-    put(m, "jax-distributed", null, "jax");
+    put(m, "jax-distributed", Framework.JAX, "jax");
     put(m, "torchtune-llama3.2-1b", null, "torchtune");
     put(m, "torchtune-llama3.2-3b", null, "torchtune");
     put(m, "torchtune-qwen2.5-1.5b", null, "torchtune");

@@ -29,6 +29,8 @@ final class CrdSchemaChecker {
           "TFJob", "kubeflow.org_tfjobs.yaml",
           "MPIJob", "kubeflow.org_mpijobs.yaml",
           "XGBoostJob", "kubeflow.org_xgboostjobs.yaml",
+          "PaddleJob", "kubeflow.org_paddlejobs.yaml",
+          "JAXJob", "kubeflow.org_jaxjobs.yaml",
           "TrainJob", "trainer.kubeflow.org_trainjobs.yaml");
 
   private final Map<String, JsonNode> files = new HashMap<>();

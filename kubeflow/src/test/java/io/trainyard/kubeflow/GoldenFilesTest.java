@@ -39,7 +39,9 @@ class GoldenFilesTest {
         "mpi-launcher-worker",
         "mpi-v2-intel-wait-for-workers",
         "mpi-v2-openmpi-defaults",
-        "xgboost-master-worker"
+        "xgboost-master-worker",
+        "paddle-master-worker",
+        "jax-worker"
       })
   void convertsBothWaysExactly(String name) throws IOException {
     var dir = "golden/" + name + "/";

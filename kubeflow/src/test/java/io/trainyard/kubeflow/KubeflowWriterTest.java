@@ -9,6 +9,7 @@ import io.trainyard.spi.spec.JobSpecValidator;
 import io.trainyard.spi.spec.TrainingJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -202,6 +203,26 @@ class KubeflowWriterTest {
                 "spec.processesPerReplica",
                 "a tensorflow job on Kubernetes runs one process per replica"));
     assertThatThrownBy(() -> writer.write(job)).isInstanceOf(KubeflowConversionException.class);
+  }
+
+  @Test
+  void aJaxOrPaddleJobRunsOneProcessPerPod() {
+    for (var framework : List.of("jax", "paddle")) {
+      var job =
+          spec(
+              """
+          apiVersion: trainyard.io/v1
+          kind: TrainingJob
+          metadata: {name: one}
+          spec: {framework: %s, image: i, replicas: {worker: 2}, processesPerReplica: 4}
+          """
+                  .formatted(framework));
+      assertThat(KubeflowWriter.unsupported(job.spec()))
+          .containsExactly(
+              new FieldError(
+                  "spec.processesPerReplica",
+                  "a " + framework + " job on Kubernetes runs one process per replica"));
+    }
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainyard.spi.spec.FieldError;
 import io.trainyard.spi.spec.JobSpecValidator;
 import java.nio.charset.StandardCharsets;
@@ -249,6 +250,80 @@ class PublicExamplesTest {
 
   // kubeflow/xgboost-operator (archived)
   // config/samples/xgboost-dist/xgboostjob_v1alpha1_iris_train.yaml
+  // kubeflow/training-operator v1.9.0 (6f74c7f6b2ed6c27aabd82d0a316b23f0646059c), verbatim:
+  // examples/paddlepaddle/simple-cpu.yaml and examples/jax/cpu-demo/demo.yaml.
+  private static final String PADDLE_SIMPLE_CPU =
+      """
+      apiVersion: "kubeflow.org/v1"
+      kind: PaddleJob
+      metadata:
+        name: paddle-simple-cpu
+        namespace: kubeflow
+      spec:
+        paddleReplicaSpecs:
+          Worker:
+            replicas: 2
+            restartPolicy: OnFailure
+            template:
+              spec:
+                containers:
+                  - name: paddle
+                    image: registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu
+                    command:
+                      - python
+                    args:
+                      - "-m"
+                      - paddle.distributed.launch
+                      - "run_check"
+                    ports:
+                      - containerPort: 37777
+                        name: master
+                    imagePullPolicy: Always
+      """;
+
+  private static final String JAX_CPU_DEMO =
+      """
+      apiVersion: "kubeflow.org/v1"
+      kind: JAXJob
+      metadata:
+        name: jaxjob-simple
+        namespace: kubeflow
+      spec:
+        jaxReplicaSpecs:
+          Worker:
+            replicas: 2
+            restartPolicy: OnFailure
+            template:
+              spec:
+                containers:
+                  - name: jax
+                    image: docker.io/kubeflow/jaxjob-simple:latest
+                    command:
+                      - "python3"
+                      - "train.py"
+                    imagePullPolicy: Always
+      """;
+
+  @Test
+  void theOperatorsPaddleAndJaxExamplesReadAndRenderBackAsThemselves() {
+    for (var example : List.of(PADDLE_SIMPLE_CPU, JAX_CPU_DEMO)) {
+      var document = yaml(example);
+      assertThat(crd.check(document)).isEmpty();
+      var conversion = reader.read(document);
+      assertThat(conversion.warnings())
+          .singleElement()
+          .satisfies(w -> assertThat(w).startsWith("metadata.namespace"));
+      assertThat(new JobSpecValidator().validate(conversion.job())).isEmpty();
+      assertThat(conversion.job().spec().replicas()).containsExactly(Map.entry("worker", 2));
+
+      var rendered = writer.write(conversion.job());
+      assertThat(crd.check(rendered)).isEmpty();
+      ((ObjectNode) document.get("metadata")).remove("namespace");
+      assertSameTree(
+          RoundTripNormalization.normalize(rendered), RoundTripNormalization.normalize(document));
+    }
+  }
+
   private static final String ARCHIVED_XGBOOST =
       """
       apiVersion: "xgboostjob.kubeflow.org/v1alpha1"
@@ -408,8 +483,7 @@ class PublicExamplesTest {
   void generateNameStaysAPrefixForTheGatewayToComplete() {
     // As kubectl create users write it (kubectl apply refuses generateName).
     var document = RefusalsTest.change("pt", "/metadata/name", "~");
-    ((com.fasterxml.jackson.databind.node.ObjectNode) document.get("metadata"))
-        .put("generateName", "bert-imdb-");
+    ((ObjectNode) document.get("metadata")).put("generateName", "bert-imdb-");
     var job = reader.read(document).job();
     assertThat(job.metadata().name()).isNull();
     assertThat(job.metadata().generateName()).isEqualTo("bert-imdb-");
@@ -418,7 +492,7 @@ class PublicExamplesTest {
     assertThat(job.named("x7k2q").metadata().name()).isEqualTo("bert-imdb-x7k2q");
     assertThat(reader.read(writer.write(job)).job()).isEqualTo(job);
 
-    ((com.fasterxml.jackson.databind.node.ObjectNode) document.get("metadata")).put("name", "b");
+    ((ObjectNode) document.get("metadata")).put("name", "b");
     var both = reader.read(document);
     assertThat(both.job().metadata().name()).isEqualTo("b");
     assertThat(both.job().metadata().generateName()).isNull();

@@ -102,7 +102,15 @@ class RefusalsTest {
           mpi2 | /spec/mpiReplicaSpecs/Launcher/replicas | 2 | spec.mpiReplicaSpecs.Launcher.replicas | must be 1
           mpi2 | /spec/mpiReplicaSpecs/Chief | {replicas: 1} | spec.mpiReplicaSpecs.Chief | one of Launcher, Worker
           pt  | /apiVersion | pytorch.kubeflow.org/v1 | apiVersion | is not an API Trainyard reads (its spec differs); write apiVersion: kubeflow.org/v1
-          pt  | /kind | PaddleJob | kind | one of PyTorchJob, TFJob, MPIJob, XGBoostJob
+          pt  | /kind | MXJob | kind | one of PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob, JAXJob
+          pd  | /spec/elasticPolicy | {minReplicas: 1, maxReplicas: 4} | spec.elasticPolicy | elastic Paddle jobs are not supported
+          pd  | /spec/paddleReplicaSpecs/Chief | {replicas: 1} | spec.paddleReplicaSpecs.Chief | one of Master, Worker
+          pd  | /spec/paddleReplicaSpecs/Master/template/spec/containers/0/name | trainer | spec.paddleReplicaSpecs.Master.template.spec.containers | no container named 'paddle'
+          pd  | /spec/bogus | 1 | spec.bogus | not a field of a PaddleJob spec
+          jax | /spec/jaxReplicaSpecs/Master | {replicas: 1} | spec.jaxReplicaSpecs.Master | one of Worker
+          jax | /spec/jaxReplicaSpecs/Worker/template/spec/containers/0/name | trainer | spec.jaxReplicaSpecs.Worker.template.spec.containers | no container named 'jax'
+          jax | /spec/elasticPolicy | {maxReplicas: 4} | spec.elasticPolicy | not a field of a JAXJob spec
+          jax | /spec/jaxReplicaSpecs/Worker/template/spec/containers/0/lifecycle | {preStop: {exec: {command: [sleep, '5']}}} | spec.jaxReplicaSpecs.Worker.template.spec.containers[0].lifecycle | runs commands outside the job's command
           tf  | /spec/successPolicy | AllWorkers | spec.successPolicy | only the default policy
           tf  | /spec/enableDynamicWorker | true | spec.enableDynamicWorker | dynamic workers
           mpi | /spec/mainContainer | trainer | spec.mainContainer | the first container of each replica ('mpi'); name that one or leave it out
@@ -188,6 +196,8 @@ class RefusalsTest {
               case "mpi" -> "golden/mpi-launcher-worker/input.yaml";
               case "mpi2" -> "golden/mpi-v2-intel-wait-for-workers/input.yaml";
               case "xgb" -> "golden/xgboost-master-worker/input.yaml";
+              case "pd" -> "golden/paddle-master-worker/input.yaml";
+              case "jax" -> "golden/jax-worker/input.yaml";
               default -> throw new IllegalArgumentException(base);
             });
     return change(document, pointer, value);

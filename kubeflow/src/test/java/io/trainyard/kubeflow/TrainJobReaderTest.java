@@ -345,7 +345,7 @@ class TrainJobReaderTest {
       textBlock =
           """
           name: torch-distributed | name: deepspeed-distributed | spec.runtimeRef.name | runs mpi: Trainyard reads TrainJobs on torch runtimes only
-          name: torch-distributed | name: jax-distributed | spec.runtimeRef.name | runs jax
+          name: torch-distributed | name: jax-distributed | spec.runtimeRef.name | runs jax: Trainyard reads TrainJobs on torch runtimes only (its nodes map to a PyTorch master and workers); submit a JAXJob (kubeflow.org/v1) instead
           name: torch-distributed | name: torchtune-llama3.2-1b | spec.runtimeRef.name | runs torchtune
           name: torch-distributed | name: torch-distributed\\n    apiGroup: example.com | spec.runtimeRef.apiGroup | must be trainer.kubeflow.org
           image: docker.io/kubeflow/pytorch-mnist:v1 | # no image | spec.trainer.image | cannot know the runtime's default

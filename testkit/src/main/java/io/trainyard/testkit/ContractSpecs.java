@@ -78,6 +78,8 @@ public final class ContractSpecs {
             + "roles: {worker: {resources: {gpus: 8, gpuType: nvidia-a100-80gb, cpus: 32,"
             + " memory: 256Gi}}}");
     put(specs, "xgboost", "framework: xgboost\nreplicas: {master: 1, worker: 3}");
+    put(specs, "paddle, parameter servers", "framework: paddle\nreplicas: {master: 2, worker: 4}");
+    put(specs, "jax", "framework: jax\nreplicas: {worker: 4}");
     add(
         specs,
         "pytorch elastic",

@@ -117,10 +117,11 @@ public final class SpecReader {
 
   /**
    * Parses and validates a {@code trainyard.io/v1} TrainingJob, or converts a {@code
-   * kubeflow.org/v1} PyTorchJob, TFJob, MPIJob or XGBoostJob, the MPI Operator v2's {@code
-   * kubeflow.org/v2beta1} MPIJob, or a Kubeflow Trainer {@code trainer.kubeflow.org/v1alpha1}
-   * TrainJob. JSON or YAML whatever the content type says; one document per body; YAML anchors
-   * resolved, aliases to anchors that hold aliases refused (they could expand without bound).
+   * kubeflow.org/v1} PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob or JAXJob, the MPI Operator
+   * v2's {@code kubeflow.org/v2beta1} MPIJob, or a Kubeflow Trainer {@code
+   * trainer.kubeflow.org/v1alpha1} TrainJob. JSON or YAML whatever the content type says; one
+   * document per body; YAML anchors resolved, aliases to anchors that hold aliases refused (they
+   * could expand without bound).
    *
    * @throws ApiException 400 when the body does not parse, 422 when it is not a valid job
    */

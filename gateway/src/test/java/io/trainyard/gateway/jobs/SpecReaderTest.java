@@ -122,7 +122,7 @@ class SpecReaderTest {
           wrong type              | '  maxRestarts: many'                    | spec.maxRestarts           | 'many' is not a whole number
           float for an int        | '  maxRestarts: 1.5'                     | spec.maxRestarts           | whole number
           list for a map          | '  env: [a, b]'                          | spec.env                   | must be an object
-          unknown framework       | '  framework: jax'                       | spec.framework             | unknown value 'jax'; one of pytorch, tensorflow, mpi, xgboost
+          unknown framework       | '  framework: mxnet'                     | spec.framework             | unknown value 'mxnet'; one of pytorch, tensorflow, mpi, xgboost, paddle, jax
           unknown spot policy     | '  placement: {spot: sometimes}'         | spec.placement.spot        | unknown value 'sometimes'
           unknown input field     | '  inputs: [{name: a, url: s3://x}]'     | spec.inputs[0].url         | unknown field
           """)

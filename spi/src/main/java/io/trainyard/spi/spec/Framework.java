@@ -12,7 +12,10 @@ public enum Framework {
   PYTORCH("pytorch", List.of("master", "worker")),
   TENSORFLOW("tensorflow", List.of("chief", "ps", "worker", "evaluator")),
   MPI("mpi", List.of("launcher", "worker")),
-  XGBOOST("xgboost", List.of("master", "worker"));
+  XGBOOST("xgboost", List.of("master", "worker")),
+  /** PaddlePaddle: masters are the parameter servers of PS mode; workers alone run collective. */
+  PADDLE("paddle", List.of("master", "worker")),
+  JAX("jax", List.of("worker"));
 
   private final String wireName;
   private final List<String> roles;
@@ -38,6 +41,10 @@ public enum Framework {
       case PYTORCH, XGBOOST -> role.equals("master");
       case TENSORFLOW -> role.equals("chief");
       case MPI -> role.equals("launcher");
+      // The operator's webhook caps neither: Paddle's masters are parameter servers (one
+      // pod per server), and JAX has only workers (training-operator v1.9.0,
+      // pkg/webhooks/{paddlepaddle,jax}).
+      case PADDLE, JAX -> false;
     };
   }
 

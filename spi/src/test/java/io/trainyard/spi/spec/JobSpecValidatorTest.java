@@ -131,6 +131,27 @@ class JobSpecValidatorTest {
   }
 
   @org.junit.jupiter.api.Test
+  void paddleHasMastersAndWorkersAndJaxOnlyWorkers() {
+    var paddle =
+        VALID
+            .replace("framework: pytorch", "framework: paddle")
+            .replace("{master: 1, worker: 2}", "{master: 2, worker: 4}");
+    assertThat(validator.validate(Specs.parse(paddle))).isEmpty();
+    var collective =
+        VALID
+            .replace("framework: pytorch", "framework: paddle")
+            .replace("{master: 1, worker: 2}", "{worker: 2}");
+    assertThat(validator.validate(Specs.parse(collective))).isEmpty();
+    var jax = VALID.replace("framework: pytorch", "framework: jax");
+    assertThat(validator.validate(Specs.parse(jax)))
+        .containsExactly(
+            new FieldError("spec.replicas.master", "unknown role 'master' for jax; one of worker"));
+    assertThat(
+            validator.validate(Specs.parse(jax.replace("{master: 1, worker: 2}", "{worker: 8}"))))
+        .isEmpty();
+  }
+
+  @org.junit.jupiter.api.Test
   void reportsEveryProblemAtOnce() {
     var errors =
         validator.validate(

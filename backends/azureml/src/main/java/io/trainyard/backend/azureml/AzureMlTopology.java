@@ -68,6 +68,20 @@ record AzureMlTopology(List<String> nodes, Map<String, Object> distribution) {
   /** Why this spec's roles cannot be one Azure ML command job; empty when they can. */
   static List<String> reasonsAgainst(JobSpec spec) {
     var reasons = new ArrayList<String>();
+    if (spec.framework() == Framework.PADDLE || spec.framework() == Framework.JAX) {
+      // Its distributions (PyTorch, TensorFlow, Mpi) set none of the variables the training
+      // operator's PaddleJob and JAXJob give their pods.
+      reasons.add(
+          "framework "
+              + spec.framework()
+              + ": Azure ML has no distribution that sets up a "
+              + spec.framework()
+              + " job's rendezvous (the training operator's "
+              + (spec.framework() == Framework.PADDLE
+                  ? "PADDLE_* variables"
+                  : "COORDINATOR_* variables")
+              + "); run it on a Kubernetes or local backend");
+    }
     if (spec.framework() == Framework.XGBOOST && spec.totalReplicas() > 1) {
       reasons.add(
           "Azure ML has no distribution for XGBoost: run it as one replica (master: 1) or on a"

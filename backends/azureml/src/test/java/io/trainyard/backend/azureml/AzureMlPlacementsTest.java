@@ -155,6 +155,30 @@ class AzureMlPlacementsTest {
         .anySatisfy(r -> assertThat(r).contains("has none (spec.command)"));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"jax, COORDINATOR_* variables", "paddle, PADDLE_* variables"})
+  void jaxAndPaddleJobsAreRefusedNamingTheFramework(String framework, String variables) {
+    var p =
+        new AzureMlPlacements(TestJobs.serverless(""), InstanceShapes.NONE)
+            .propose(
+                TestJobs.spec(
+                    "framework: "
+                        + framework
+                        + "\nimage: x:1\ncommand: [x]\n"
+                        + "replicas: {worker: 2}\n"));
+
+    assertThat(p.placements()).isEmpty();
+    assertThat(reasons(p))
+        .contains(
+            "framework "
+                + framework
+                + ": Azure ML has no distribution that sets up a "
+                + framework
+                + " job's rendezvous (the training operator's "
+                + variables
+                + "); run it on a Kubernetes or local backend");
+  }
+
   @Test
   void aDeclaredSizeOrACatalogRowGivesTheShapeOfASizeTheTableLacks() {
     var config =

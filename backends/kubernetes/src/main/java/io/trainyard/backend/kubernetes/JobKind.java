@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The kinds of job object this backend creates and follows: the training operator's four {@code
+ * The kinds of job object this backend creates and follows: the training operator's six {@code
  * kubeflow.org/v1} kinds (flavor {@code kubeflow-v1}), the MPI Operator v2's {@code
  * kubeflow.org/v2beta1} MPIJob (a cluster with {@code mpiOperator: mpi-operator-v2}) and Kubeflow
  * Trainer's {@code trainer.kubeflow.org/v1alpha1} {@code TrainJob} (flavor {@code trainer-v2}).
@@ -27,6 +27,8 @@ enum JobKind {
    */
   MPI_JOB_V2("kubeflow.org", "v2beta1", KubeflowKind.MPI_JOB.kind(), KubeflowKind.MPI_JOB),
   XGBOOST_JOB(KubeflowKind.XGBOOST_JOB),
+  PADDLE_JOB(KubeflowKind.PADDLE_JOB),
+  JAX_JOB(KubeflowKind.JAX_JOB),
   TRAIN_JOB("trainer.kubeflow.org", "v1alpha1", TrainJobWriter.KIND, null);
 
   private final String group;

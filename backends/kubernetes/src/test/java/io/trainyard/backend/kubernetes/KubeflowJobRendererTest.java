@@ -134,6 +134,9 @@ class KubeflowJobRendererTest {
     "tensorflow, chief, TFJob, tfReplicaSpecs, Chief, tensorflow",
     "mpi, launcher, MPIJob, mpiReplicaSpecs, Launcher, mpi",
     "xgboost, master, XGBoostJob, xgbReplicaSpecs, Master, xgboost",
+    "paddle, master, PaddleJob, paddleReplicaSpecs, Master, paddle",
+    "paddle, worker, PaddleJob, paddleReplicaSpecs, Worker, paddle",
+    "jax, worker, JAXJob, jaxReplicaSpecs, Worker, jax",
   })
   void theContainerIsNamedAsTheOperatorExpects(
       String framework, String role, String kind, String field, String type, String container) {

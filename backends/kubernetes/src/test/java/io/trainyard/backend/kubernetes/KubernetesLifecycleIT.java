@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** A job followed by watch through every end state, as the operator moves it. */
 class KubernetesLifecycleIT extends CrudServerTest {
@@ -53,6 +55,39 @@ class KubernetesLifecycleIT extends CrudServerTest {
     assertThat(done.startedAt()).isNotNull();
     assertThat(done.endedAt()).isNotNull();
     assertThat(changes).contains(ref);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "paddle, PaddleJob, 'master: 1, worker: 2', Worker",
+    "jax, JAXJob, 'worker: 3', Worker"
+  })
+  void paddleAndJaxJobsAreCreatedAndFollowedThroughTheOperatorsConditions(
+      String framework, String kind, String replicas, String type) {
+    var ref =
+        submit(
+            job(
+                SPEC.replace("framework: pytorch", "framework: " + framework)
+                    .replace("replicas: {master: 1, worker: 2}", "replicas: {" + replicas + "}")));
+    var at = Attempt.of(ref);
+    assertThat(at.kind().kind()).isEqualTo(kind);
+    assertThat(at.kind().apiVersion()).isEqualTo("kubeflow.org/v1");
+    var created =
+        cluster
+            .client()
+            .genericKubernetesResources(KubeflowJobApi.context(at.kind()))
+            .inNamespace(at.namespace())
+            .withName(at.name())
+            .get();
+    assertThat(created).as("the %s object on the API server", kind).isNotNull();
+
+    operator.created(at);
+    operator.running(at, Map.of(type, 2));
+    awaitPhase(ref, BackendPhase.RUNNING);
+    operator.failed(at, type, 1);
+    var failed = awaitPhase(ref, BackendPhase.FAILED);
+    assertThat(failed.reason())
+        .isEqualTo(kind + " " + at.name() + " is failed because 1 " + type + " replica(s) failed.");
   }
 
   @Test

@@ -21,6 +21,16 @@ class ReplicaPodTest {
     assertThat(replica).get().extracting(ReplicaPod::container).isEqualTo("pytorch");
   }
 
+  @Test
+  void paddleAndJaxJobsLogsComeFromTheContainerTheOperatorWiresUp() {
+    var paddle = ReplicaPod.of(JobKind.PADDLE_JOB, pod("master", "proxy"));
+    var jax = ReplicaPod.of(JobKind.JAX_JOB, pod("worker", "proxy"));
+    assertThat(paddle).get().extracting(ReplicaPod::container).isEqualTo("paddle");
+    assertThat(paddle).get().extracting(ReplicaPod::replica).isEqualTo("master-0");
+    assertThat(jax).get().extracting(ReplicaPod::container).isEqualTo("jax");
+    assertThat(jax).get().extracting(ReplicaPod::replica).isEqualTo("worker-0");
+  }
+
   private static Pod pod(String type, String firstContainer) {
     return new PodBuilder()
         .withNewMetadata()

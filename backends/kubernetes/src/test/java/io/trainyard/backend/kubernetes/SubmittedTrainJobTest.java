@@ -228,7 +228,7 @@ class SubmittedTrainJobTest {
       delimiter = '|',
       textBlock =
           """
-          runtimes: {torch-h100: jax} | runtimes.torch-h100:
+          runtimes: {torch-h100: mxnet} | runtimes.torch-h100:
           trainerPodPatches: podPatches | trainerPodPatches must be one of podSpecOverrides, podTemplateOverrides, runtimePatches, not podPatches
           """)
   void badTrainerSettingsAreRefused(String line, String message) {

@@ -45,7 +45,7 @@ final class ReplicaPlanner {
   AttemptPlan plan(BackendJob job, Path attemptDir) {
     var spec = job.spec();
     var roles = spec.roleSpecs();
-    var frameworkEnv = frameworkEnv(spec, roles, attemptDir);
+    var frameworkEnv = frameworkEnv(job, roles, attemptDir);
     var replicas = new ArrayList<ReplicaPlan>();
     int rank = 0;
     for (var role : roles) {
@@ -75,13 +75,68 @@ final class ReplicaPlanner {
 
   /** Each replica's framework variables, by replica name. */
   private Map<String, Map<String, String>> frameworkEnv(
-      JobSpec spec, List<RoleSpec> roles, Path attemptDir) {
+      BackendJob job, List<RoleSpec> roles, Path attemptDir) {
+    var spec = job.spec();
     return switch (spec.framework()) {
       case PYTORCH -> torchEnv(spec, roles, true);
       case XGBOOST -> torchEnv(spec, roles, false);
       case TENSORFLOW -> tensorflowEnv(roles);
       case MPI -> mpiEnv(roles, attemptDir.resolve(HOSTFILE).toString());
+      case PADDLE -> paddleEnv(job.objectName(), spec, roles);
+      case JAX -> jaxEnv(spec, roles);
     };
+  }
+
+  /**
+   * As training-operator v1.9.0 (6f74c7f6b2ed6c27aabd82d0a316b23f0646059c)
+   * pkg/controller.v1/jax/envvar.go: the coordinator is worker 0, PROCESS_ID its worker index.
+   */
+  private Map<String, Map<String, String>> jaxEnv(JobSpec spec, List<RoleSpec> roles) {
+    var port = Integer.toString(freePort.getAsInt());
+    var processes = Integer.toString(spec.totalReplicas());
+    var result = new LinkedHashMap<String, Map<String, String>>();
+    for (var role : roles) {
+      for (int i = 0; i < role.replicas(); i++) {
+        var env = new LinkedHashMap<String, String>();
+        env.put("COORDINATOR_PORT", port);
+        env.put("COORDINATOR_ADDRESS", HOST);
+        env.put("NUM_PROCESSES", processes);
+        env.put("PROCESS_ID", Integer.toString(i));
+        result.put(role.name() + "-" + i, env);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * As training-operator v1.9.0 (6f74c7f6b2ed6c27aabd82d0a316b23f0646059c)
+   * pkg/controller.v1/paddlepaddle/envvar.go: without masters the job is collective and worker 0 is
+   * the rendezvous endpoint; with masters (PS mode) master 0 is, and each pod is one server or one
+   * trainer. The endpoint replica learns its own address through POD_IP_DUMMY.
+   */
+  private Map<String, Map<String, String>> paddleEnv(
+      String jobName, JobSpec spec, List<RoleSpec> roles) {
+    var psMode = roles.stream().anyMatch(r -> r.name().equals("master"));
+    var endpointRole = psMode ? "master" : "worker";
+    var master = HOST + ":" + freePort.getAsInt();
+    var nodes = Integer.toString(spec.totalReplicas());
+    var result = new LinkedHashMap<String, Map<String, String>>();
+    for (var role : roles) {
+      for (int i = 0; i < role.replicas(); i++) {
+        var env = new LinkedHashMap<String, String>();
+        env.put("PADDLE_JOB_ID", jobName);
+        env.put("PADDLE_NNODES", nodes);
+        if (i == 0 && role.name().equals(endpointRole)) {
+          env.put("POD_IP_DUMMY", HOST);
+        }
+        env.put("PADDLE_MASTER", master);
+        if (psMode) {
+          env.put(role.name().equals("master") ? "PADDLE_SERVER_NUM" : "PADDLE_TRAINER_NUM", "1");
+        }
+        result.put(role.name() + "-" + i, env);
+      }
+    }
+    return result;
   }
 
   private Map<String, Map<String, String>> torchEnv(

@@ -67,6 +67,98 @@ class ReplicaPlannerTest {
   }
 
   @Test
+  void jaxWorkersGetTheOperatorsCoordinatorVariablesWorkerZeroCoordinating() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: jax
+            command: [python3, train.py]
+            env: {NUM_PROCESSES: "9"}
+            replicas: {worker: 3}
+            """);
+
+    var plan = planner.plan(TestJobs.job(spec), DIR);
+
+    assertThat(plan.replicas())
+        .extracting(ReplicaPlan::name)
+        .containsExactly("worker-0", "worker-1", "worker-2");
+    for (int i = 0; i < 3; i++) {
+      assertThat(plan.replicas().get(i).env())
+          .containsEntry("COORDINATOR_ADDRESS", "127.0.0.1")
+          .containsEntry("COORDINATOR_PORT", "40001")
+          .containsEntry("NUM_PROCESSES", "3")
+          .containsEntry("PROCESS_ID", Integer.toString(i))
+          .containsEntry("PYTHONUNBUFFERED", "1")
+          .doesNotContainKeys("MASTER_ADDR", "RANK", "TF_CONFIG");
+    }
+  }
+
+  @Test
+  void paddleWorkersAloneRunCollectiveWithWorkerZeroAsTheEndpoint() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: paddle
+            command: [python3, -m, paddle.distributed.launch, train.py]
+            replicas: {worker: 2}
+            """);
+    var job = TestJobs.job(spec);
+
+    var plan = planner.plan(job, DIR);
+
+    var worker0 = plan.replicas().get(0).env();
+    var worker1 = plan.replicas().get(1).env();
+    for (var env : List.of(worker0, worker1)) {
+      assertThat(env)
+          .containsEntry("PADDLE_JOB_ID", job.objectName())
+          .containsEntry("PADDLE_NNODES", "2")
+          .containsEntry("PADDLE_MASTER", "127.0.0.1:40001")
+          .doesNotContainKeys("PADDLE_SERVER_NUM", "PADDLE_TRAINER_NUM");
+    }
+    assertThat(worker0).containsEntry("POD_IP_DUMMY", "127.0.0.1");
+    assertThat(worker1).doesNotContainKey("POD_IP_DUMMY");
+  }
+
+  @Test
+  void paddleMastersMakeItParameterServerModeWithMasterZeroAsTheEndpoint() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: paddle
+            command: [python3, train.py]
+            replicas: {worker: 2, master: 2}
+            """);
+
+    var plan = planner.plan(TestJobs.job(spec), DIR);
+
+    assertThat(plan.replicas())
+        .extracting(ReplicaPlan::name)
+        .containsExactly("master-0", "master-1", "worker-0", "worker-1");
+    var envs = plan.replicas().stream().map(ReplicaPlan::env).toList();
+    assertThat(envs)
+        .allSatisfy(
+            env ->
+                assertThat(env)
+                    .containsEntry("PADDLE_NNODES", "4")
+                    .containsEntry("PADDLE_MASTER", "127.0.0.1:40001"));
+    assertThat(envs.get(0)).containsEntry("POD_IP_DUMMY", "127.0.0.1");
+    assertThat(envs.subList(1, 4))
+        .allSatisfy(env -> assertThat(env).doesNotContainKey("POD_IP_DUMMY"));
+    assertThat(envs.subList(0, 2))
+        .allSatisfy(
+            env ->
+                assertThat(env)
+                    .containsEntry("PADDLE_SERVER_NUM", "1")
+                    .doesNotContainKey("PADDLE_TRAINER_NUM"));
+    assertThat(envs.subList(2, 4))
+        .allSatisfy(
+            env ->
+                assertThat(env)
+                    .containsEntry("PADDLE_TRAINER_NUM", "1")
+                    .doesNotContainKey("PADDLE_SERVER_NUM"));
+  }
+
+  @Test
   void anElasticJobWithoutItsOwnStoreGetsNoRendezvousEndpoint() {
     var spec =
         TestJobs.spec(

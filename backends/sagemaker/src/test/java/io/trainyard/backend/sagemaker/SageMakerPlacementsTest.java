@@ -73,6 +73,28 @@ class SageMakerPlacementsTest {
     assertThat(types(p, true)).containsExactly(expected.split(" "));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"jax, COORDINATOR_* variables", "paddle, PADDLE_* variables"})
+  void jaxAndPaddleJobsAreRefusedNamingTheFramework(String framework, String variables) {
+    var p =
+        new SageMakerPlacements(config(""), PriceCatalog.embedded())
+            .propose(
+                TestJobs.spec(
+                    BASE.replace("pytorch", framework)
+                        + "resources: {cpus: 4}\nreplicas: {worker: 2}\n"));
+
+    assertThat(p.placements()).isEmpty();
+    assertThat(reasons(p))
+        .contains(
+            "framework "
+                + framework
+                + ": SageMaker has no distribution that sets up a "
+                + framework
+                + " job's rendezvous (the training operator's "
+                + variables
+                + "); run it on a Kubernetes or local backend");
+  }
+
   @Test
   void onePlacementIsAllReplicasOnInstancesOfOneType() {
     var p =

@@ -1,5 +1,6 @@
 package io.trainyard.backend.vertex;
 
+import io.trainyard.spi.spec.Framework;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.KubernetesOnly;
 import io.trainyard.spi.spec.RoleSpec;
@@ -20,6 +21,7 @@ final class VertexSpecChecks {
 
   List<String> reasonsAgainst(JobSpec spec) {
     var reasons = new ArrayList<String>(KubernetesOnly.reasons(spec));
+    framework(spec, reasons);
     unmappedSecrets(spec, reasons);
     var withoutImage =
         spec.roleSpecs().stream().filter(r -> r.image() == null).map(RoleSpec::name).toList();
@@ -35,6 +37,25 @@ final class VertexSpecChecks {
           "output " + output + " is not gs://: Vertex's base output directory is Cloud Storage");
     }
     return reasons;
+  }
+
+  /**
+   * Paddle and JAX jobs rely on the rendezvous variables the Kubeflow training operator's PaddleJob
+   * and JAXJob set (PADDLE_MASTER, PADDLE_NNODES; COORDINATOR_ADDRESS, NUM_PROCESSES, PROCESS_ID);
+   * Vertex AI sets none of them.
+   */
+  static void framework(JobSpec spec, List<String> reasons) {
+    var framework = spec.framework();
+    if (framework == Framework.PADDLE || framework == Framework.JAX) {
+      reasons.add(
+          "framework "
+              + framework
+              + ": Vertex AI has no distribution that sets up a "
+              + framework
+              + " job's rendezvous (the training operator's "
+              + (framework == Framework.PADDLE ? "PADDLE_* variables" : "COORDINATOR_* variables")
+              + "); run it on a Kubernetes or local backend");
+    }
   }
 
   private void unmappedSecrets(JobSpec spec, List<String> reasons) {

@@ -128,6 +128,28 @@ class VertexPlacementsTest {
     assertThat(reasons(p)).anySatisfy(r -> assertThat(r).contains(reason));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"jax, COORDINATOR_* variables", "paddle, PADDLE_* variables"})
+  void jaxAndPaddleJobsAreRefusedNamingTheFramework(String framework, String variables) {
+    var config =
+        TestJobs.config("type: vertex\nid: vx\nregion: us-central1\nproject: p\n" + MACHINES);
+    var p =
+        new VertexPlacements(config, PriceCatalog.embedded())
+            .propose(
+                TestJobs.spec("framework: " + framework + "\nimage: x:1\nreplicas: {worker: 2}\n"));
+
+    assertThat(p.placements()).isEmpty();
+    assertThat(reasons(p))
+        .contains(
+            "framework "
+                + framework
+                + ": Vertex AI has no distribution that sets up a "
+                + framework
+                + " job's rendezvous (the training operator's "
+                + variables
+                + "); run it on a Kubernetes or local backend");
+  }
+
   @Test
   void aMappedSecretIsAcceptedAndTheQuoteSaysHowItArrives() {
     var p =
