@@ -226,69 +226,12 @@ public record ClusterSettings(
 
   /**
    * The settings of a configuration block as written: blank strings count as absent, {@code
-   * admissionTimeout} is a duration such as {@code 10m}.
+   * admissionTimeout} is a duration such as {@code 10m}; a {@code trainer-v2} block's {@code
+   * runtimes} ({@code name: framework}, as written) and {@code trainerPodPatches}; the cluster's
+   * {@code mpiOperator} ({@code training-operator}, the default when null or blank, or {@code
+   * mpi-operator-v2}).
    *
    * @throws IllegalArgumentException naming the field that is wrong
-   */
-  public static ClusterSettings fromBlock(
-      String id,
-      String region,
-      String flavor,
-      String trainerRuntime,
-      String kueueQueue,
-      String admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      String provider,
-      List<NodePool> nodePools) {
-    return fromBlock(
-        id,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        null,
-        null);
-  }
-
-  /**
-   * {@link #fromBlock(String, String, String, String, String, String, BigDecimal, String, List)}
-   * with a {@code trainer-v2} block's {@code runtimes} ({@code name: framework}, as written) and
-   * {@code trainerPodPatches}.
-   */
-  public static ClusterSettings fromBlock(
-      String id,
-      String region,
-      String flavor,
-      String trainerRuntime,
-      String kueueQueue,
-      String admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      String provider,
-      List<NodePool> nodePools,
-      Map<String, String> runtimes,
-      String trainerPodPatches) {
-    return fromBlock(
-        id,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        null);
-  }
-
-  /**
-   * As the block above, with its {@code mpiOperator} ({@code training-operator}, the default when
-   * null or blank, or {@code mpi-operator-v2}).
    */
   public static ClusterSettings fromBlock(
       String id,
