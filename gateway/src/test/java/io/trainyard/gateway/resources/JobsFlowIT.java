@@ -12,7 +12,6 @@ import io.trainyard.gateway.testing.GatewayClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -256,20 +255,7 @@ class JobsFlowIT {
   }
 
   static com.fasterxml.jackson.databind.JsonNode awaitEnd(String id, String token) {
-    var deadline = Instant.now().plusSeconds(90);
-    while (Instant.now().isBefore(deadline)) {
-      var job = client.get("/v1/jobs/" + id, token).json();
-      if (Set.of("SUCCEEDED", "FAILED", "CANCELLED").contains(job.get("state").asText())) {
-        return job;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    throw new AssertionError("job " + id + " did not end within 90 s");
+    return client.awaitEnd(id, token);
   }
 
   private static String config() {

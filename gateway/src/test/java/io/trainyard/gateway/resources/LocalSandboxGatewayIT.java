@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -139,20 +138,7 @@ class LocalSandboxGatewayIT {
   }
 
   private static com.fasterxml.jackson.databind.JsonNode awaitEnd(String id) {
-    var deadline = Instant.now().plusSeconds(90);
-    while (Instant.now().isBefore(deadline)) {
-      var job = client.get("/v1/jobs/" + id, alice).json();
-      if (Set.of("SUCCEEDED", "FAILED", "CANCELLED").contains(job.get("state").asText())) {
-        return job;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    throw new AssertionError("job " + id + " did not end within 90 s");
+    return client.awaitEnd(id, alice);
   }
 
   private static String writeConfig() {

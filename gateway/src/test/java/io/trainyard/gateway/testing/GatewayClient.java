@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 /** A plain HTTP client of the gateway for tests: what a user's tool would send. */
 public final class GatewayClient {
@@ -40,11 +41,25 @@ public final class GatewayClient {
    * @return the job as it then is
    */
   public JsonNode awaitState(String id, String state, String token) {
-    var deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    return poll(id, token, Set.of(state), Duration.ofSeconds(60));
+  }
+
+  /**
+   * Polls {@code GET /v1/jobs/{id}} until the job has ended (SUCCEEDED, FAILED or CANCELLED), for
+   * up to 90 s.
+   *
+   * @return the job as it then is
+   */
+  public JsonNode awaitEnd(String id, String token) {
+    return poll(id, token, Set.of("SUCCEEDED", "FAILED", "CANCELLED"), Duration.ofSeconds(90));
+  }
+
+  private JsonNode poll(String id, String token, Set<String> states, Duration timeout) {
+    var deadline = System.nanoTime() + timeout.toNanos();
     JsonNode job = null;
     while (System.nanoTime() < deadline) {
       job = get("/v1/jobs/" + id, token).json();
-      if (job.path("state").asText().equals(state)) {
+      if (states.contains(job.path("state").asText())) {
         return job;
       }
       try {
@@ -54,7 +69,7 @@ public final class GatewayClient {
         throw new IllegalStateException(e);
       }
     }
-    throw new AssertionError("job " + id + " never reached " + state + "; last: " + job);
+    throw new AssertionError("job " + id + " never reached " + states + "; last: " + job);
   }
 
   /** A new temporary directory named after {@code prefix}, for a test gateway's dataDir. */
