@@ -178,9 +178,13 @@ final class HostileDocuments {
     return new HostileDocuments(read(files));
   }
 
-  /** Kubeflow documents: the golden inputs and the seeds. */
+  /** Kubeflow documents: the golden inputs, the TrainJobs the writer renders, and the seeds. */
   static HostileDocuments kubeflow() {
     var files = new ArrayList<>(golden("input.yaml"));
+    // A rendered TrainJob is a TrainJob as a user would submit it: the TrainJob reader's input.
+    golden("rendered.yaml").stream()
+        .filter(f -> f.getParent().getFileName().toString().startsWith("trainjob-"))
+        .forEach(files::add);
     try (Stream<Path> seeds = Files.list(REPO.resolve("kubeflow/src/test/resources/seeds"))) {
       seeds.sorted().forEach(files::add);
     } catch (IOException e) {
