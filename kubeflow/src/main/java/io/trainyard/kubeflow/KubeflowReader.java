@@ -10,7 +10,6 @@ import io.trainyard.spi.spec.CleanPodPolicy;
 import io.trainyard.spi.spec.Cleanup;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.KubernetesOptions;
-import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.util.HashSet;
 import java.util.List;
@@ -50,17 +49,6 @@ import java.util.stream.Collectors;
  * one form ({@code cpu: 8}, {@code cpu: 500m}).
  */
 public final class KubeflowReader {
-  private static final Set<String> METADATA =
-      Set.of("name", "generateName", "namespace", "labels", "annotations");
-
-  /** The gateway's own labels on every job object; a document's labels under it are replaced. */
-  static final String GATEWAY_PREFIX = "trainyard.io/";
-
-  private static final Map<String, String> METADATA_REFUSED =
-      Map.ofEntries(
-          Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
-          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"));
-
   /**
    * True when {@code document} says it is a Kubeflow job, so {@link #read} should take it: an
    * {@code apiVersion} in the {@code kubeflow.org} group, or in an older Kubeflow group ({@code
@@ -106,11 +94,10 @@ public final class KubeflowReader {
     }
     nodes.onlyKnown(
         root, "", Set.of("apiVersion", "kind", "metadata", "spec"), Map.of(), "a " + kind.kind());
-    var metadata = metadata(root.get("metadata"), nodes);
-    var meta = root.get("metadata") instanceof ObjectNode m ? m : null;
-    var jobLabels = meta == null ? Map.<String, String>of() : objectMap(meta, "labels", nodes);
-    var jobAnnotations =
-        meta == null ? Map.<String, String>of() : objectMap(meta, "annotations", nodes);
+    var object = JobObjectMetadata.read(root.get("metadata"), nodes);
+    var metadata = object.meta();
+    var jobLabels = object.labels();
+    var jobAnnotations = object.annotations();
     var spec = nodes.object(root.get("spec"), "spec");
     if (spec == null) {
       findings.refuse("spec", "is required");
@@ -200,56 +187,6 @@ public final class KubeflowReader {
     return kindNode.isTextual() ? kindNode.asText() : "document without a kind";
   }
 
-  private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
-    var meta = nodes.object(node, "metadata");
-    if (meta == null) {
-      nodes.findings().refuse("metadata.name", "is required");
-      return null;
-    }
-    nodes.onlyKnown(meta, "metadata", METADATA, METADATA_REFUSED, "a job's metadata");
-    var name = nodes.text(meta.get("name"), "metadata.name");
-    var generateName = nodes.text(meta.get("generateName"), "metadata.generateName");
-    if (name == null && generateName == null) {
-      nodes.findings().refuse("metadata.name", "is required (or metadata.generateName)");
-    } else if (name != null && generateName != null) {
-      nodes.findings().warn("metadata.generateName", "is not used: metadata.name is set, and wins");
-      generateName = null;
-    }
-    if (!absent(meta.get("namespace"))) {
-      nodes
-          .findings()
-          .warn(
-              "metadata.namespace",
-              "'"
-                  + meta.get("namespace").asText()
-                  + "' is not used: the job runs in its team's namespace");
-    }
-    // A generateName stays one: the gateway makes the name once the document's hash is taken.
-    return new ObjectMeta(name, null, Map.of(), generateName);
-  }
-
-  /**
-   * The job object's labels or annotations, for {@code spec.kubernetes.jobLabels} / {@code
-   * jobAnnotations}; those under the gateway's own prefix are replaced when rendered, which is
-   * said.
-   */
-  private static Map<String, String> objectMap(ObjectNode meta, String field, NodeReader nodes) {
-    var path = at("metadata", field);
-    var values = nodes.stringMap(meta.get(field), path);
-    values.keySet().stream()
-        .filter(k -> k.startsWith(GATEWAY_PREFIX))
-        .forEach(
-            k ->
-                nodes
-                    .findings()
-                    .warn(
-                        at(path, k),
-                        "is under the gateway's own prefix "
-                            + GATEWAY_PREFIX
-                            + ": the gateway's value replaces it on the job object"));
-    return values;
-  }
-
   /** The spec from what the reader of either API version found. */
   static JobSpec jobSpec(
       KubeflowKind kind,
@@ -307,7 +244,8 @@ public final class KubeflowReader {
     nodes.onlyKnown(spec, "spec", known, Map.of(), "a " + kind.kind() + " spec");
     var replicas = new ReplicaSpecsReader(kind, nodes).read(spec);
     topLevelVolumes(kind, spec.get("volumes"), replicas, nodes);
-    var runPolicy = RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", nodes);
+    var runPolicy =
+        RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", jobLabels, nodes);
     var pods = cleanPodPolicy(spec, runPolicy.pods(), nodes);
     var own =
         FrameworkFields.read(

@@ -61,7 +61,8 @@ final class MpiV2Fields {
                   + " operator to 1; write the number of workers");
     }
     var replicas = new ReplicaSpecsReader(kind, nodes).read(spec);
-    var runPolicy = RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", nodes, MANAGER);
+    var runPolicy =
+        RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", jobLabels, nodes, MANAGER);
     nodes.defaultOnly(
         spec.get("runLauncherAsWorker"),
         "spec.runLauncherAsWorker",

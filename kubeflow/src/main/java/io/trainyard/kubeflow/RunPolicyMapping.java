@@ -60,26 +60,37 @@ final class RunPolicyMapping {
 
   private RunPolicyMapping() {}
 
-  static Values read(JsonNode runPolicy, String path, NodeReader nodes) {
-    return read(runPolicy, path, nodes, DEFAULT_MANAGER);
+  static Values read(
+      JsonNode runPolicy, String path, Map<String, String> jobLabels, NodeReader nodes) {
+    return read(runPolicy, path, jobLabels, nodes, DEFAULT_MANAGER);
   }
 
   /**
+   * @param jobLabels the job object's labels: {@code suspend: true} is Kueue's beside its
+   *     queue-name label ({@link KubeflowSuspend})
    * @param defaultManager the operator's own {@code managedBy} value ({@code
    *     kubeflow.org/mpi-operator} for the MPI Operator v2)
    */
-  static Values read(JsonNode runPolicy, String path, NodeReader nodes, String defaultManager) {
+  static Values read(
+      JsonNode runPolicy,
+      String path,
+      Map<String, String> jobLabels,
+      NodeReader nodes,
+      String defaultManager) {
     var policy = nodes.object(runPolicy, path);
     if (policy == null) {
       return new Values(null, null, null, null, null);
     }
     nodes.onlyKnown(policy, path, FIELDS, Map.of(), "runPolicy");
-    nodes.defaultOnly(
-        policy.get("suspend"),
-        at(path, "suspend"),
-        BooleanNode.FALSE,
-        "Trainyard starts the job itself (its Kubernetes backend suspends jobs for Kueue when"
-            + " configured); leave it out");
+    if (!KubeflowSuspend.forKueue(policy.get("suspend"), jobLabels, at(path, "suspend"), nodes)) {
+      nodes.defaultOnly(
+          policy.get("suspend"),
+          at(path, "suspend"),
+          BooleanNode.FALSE,
+          "Trainyard starts the job itself; leave it out (a cluster's kueueQueue, or a "
+              + KubeflowSuspend.KUEUE_QUEUE_LABEL
+              + " label, holds the job until Kueue admits it)");
+    }
     nodes.defaultOnly(
         policy.get("managedBy"),
         at(path, "managedBy"),

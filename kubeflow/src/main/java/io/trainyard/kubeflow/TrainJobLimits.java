@@ -46,9 +46,13 @@ final class TrainJobLimits {
 
   private TrainJobLimits() {}
 
+  /** The frameworks a TrainJob can run: those Trainer's built-in runtimes run as alike nodes. */
+  static final Set<Framework> FRAMEWORKS =
+      Set.of(Framework.PYTORCH, Framework.XGBOOST, Framework.JAX);
+
   static List<FieldError> of(JobSpec spec) {
     var result = new ArrayList<FieldError>();
-    if (spec.framework() != Framework.PYTORCH) {
+    if (!FRAMEWORKS.contains(spec.framework())) {
       result.add(new FieldError("spec.framework", framework(spec.framework())));
       return result;
     }
@@ -92,10 +96,13 @@ final class TrainJobLimits {
               "spec.kubernetes.scheduling",
               "a TrainJob's gang scheduling is " + RUNTIME + " podGroupPolicy"));
     }
-    podTemplate(kubernetes, "spec.kubernetes", result);
+    var container = KubeflowKind.of(spec.framework()).containerName();
+    podTemplate(kubernetes, "spec.kubernetes", container, result);
     spec.roles()
         .forEach(
-            (role, o) -> podTemplate(o.kubernetes(), "spec.roles." + role + ".kubernetes", result));
+            (role, o) ->
+                podTemplate(
+                    o.kubernetes(), "spec.roles." + role + ".kubernetes", container, result));
     sameNodes(spec, result);
     return result;
   }
@@ -106,11 +113,14 @@ final class TrainJobLimits {
           "Kubeflow Trainer has no TensorFlow runtime: a TrainJob cannot run chief, parameter-server"
               + " or evaluator roles; use a cluster of flavor kubeflow-v1";
       case MPI ->
-          "Trainyard renders TrainJobs for pytorch only: an MPI TrainJob's launcher is its"
-              + " runtime's, not the spec's launcher role; use a cluster of flavor kubeflow-v1";
+          "Trainyard renders TrainJobs for pytorch, xgboost and jax: an MPI TrainJob's launcher"
+              + " is one of its runtime's nodes, not the spec's launcher role; use a cluster of"
+              + " flavor kubeflow-v1";
       default ->
-          "Trainyard renders TrainJobs for pytorch only (the cluster's ClusterTrainingRuntime runs"
-              + " torchrun); use a cluster of flavor kubeflow-v1";
+          "Kubeflow Trainer ships no "
+              + framework.wireName()
+              + " runtime (Trainyard renders TrainJobs for pytorch, xgboost and jax); use a"
+              + " cluster of flavor kubeflow-v1";
     };
   }
 
@@ -120,7 +130,8 @@ final class TrainJobLimits {
   }
 
   /** Pod-template fields {@code podTemplateOverrides} has no place for. */
-  private static void podTemplate(KubernetesOptions options, String path, List<FieldError> result) {
+  private static void podTemplate(
+      KubernetesOptions options, String path, String container, List<FieldError> result) {
     if (options == null) {
       return;
     }
@@ -144,13 +155,12 @@ final class TrainJobLimits {
                                     "a TrainJob's podTemplateOverrides carry only labels and"
                                         + " annotations")));
               } else if (key.equals("containers") && value instanceof List<?> list) {
-                containers(list, at + ".containers", result);
+                containers(list, at + ".containers", container, result);
               }
             });
   }
 
-  private static void containers(List<?> list, String at, List<FieldError> result) {
-    var main = KubeflowKind.PYTORCH_JOB.containerName();
+  private static void containers(List<?> list, String at, String main, List<FieldError> result) {
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof Map<?, ?> entry)) {
         continue;

@@ -32,16 +32,39 @@ final class TrainJobNodes {
       Resources resources,
       Integer processes) {}
 
-  static Node trainer(ObjectNode trainer, ObjectNode podTemplate, NodeReader nodes) {
+  /**
+   * The trainer's values. Without {@code trainer.image} the nodes run the runtime's, when it is
+   * known ({@link TrainerRuntimes}); {@code container} is the spec's name for the trainer's
+   * container ({@code pytorch}, {@code xgboost}, {@code jax}).
+   */
+  static Node trainer(
+      ObjectNode trainer,
+      ObjectNode podTemplate,
+      NodeReader nodes,
+      TrainerRuntimes.Runtime runtime,
+      String container) {
     var path = "spec.trainer";
     var image = nodes.text(trainer.get("image"), at(path, "image"));
-    if (image == null || image.isBlank()) {
+    if (absent(trainer.get("image")) && runtime.image() != null) {
+      image = runtime.image();
+      nodes
+          .findings()
+          .warn(
+              at(path, "image"),
+              "absent: the nodes run runtime "
+                  + runtime.name()
+                  + "'s image, "
+                  + image
+                  + " (Kubeflow Trainer's manifests); set it to pin another");
+    } else if (image == null || image.isBlank()) {
       nodes
           .findings()
           .refuse(
               at(path, "image"),
-              "is required: Trainyard runs the image you name on any backend and cannot know the"
-                  + " runtime's default");
+              "is required: runtime "
+                  + runtime.name()
+                  + " is one a cluster declares, and Trainyard, which runs the image on any"
+                  + " backend, does not know its image");
     }
     var env = new LinkedHashMap<String, String>();
     var secretEnv = new LinkedHashMap<String, SecretRef>();
@@ -59,7 +82,7 @@ final class TrainJobNodes {
       var read = ContainerResources.read(block, at(path, "resourcesPerNode"), nodes);
       resources = read.resources();
       if (read.verbatim() != null) {
-        framework(podTemplate).set("resources", read.verbatim());
+        framework(podTemplate, container).set("resources", read.verbatim());
       }
     }
     return new Node(
@@ -98,7 +121,7 @@ final class TrainJobNodes {
    * pod template reads back so); returns the patches that stay TrainJob-only.
    */
   static List<ObjectNode> podTemplateFromPatches(
-      List<ObjectNode> patches, ObjectNode podTemplate, NodeReader nodes) {
+      List<ObjectNode> patches, ObjectNode podTemplate, String container) {
     var kept = new ArrayList<>(patches);
     var forNode =
         patches.stream()
@@ -121,7 +144,7 @@ final class TrainJobNodes {
       var containers = spec.remove("containers");
       podTemplate.setAll(spec);
       if (containers != null) {
-        var main = framework(podTemplate);
+        var main = framework(podTemplate, container);
         var node = (ObjectNode) containers.get(0).deepCopy();
         node.remove("name");
         main.setAll(node);
@@ -154,13 +177,13 @@ final class TrainJobNodes {
   }
 
   /** The framework container's entry of {@code podTemplate}, created when absent. */
-  private static ObjectNode framework(ObjectNode podTemplate) {
+  private static ObjectNode framework(ObjectNode podTemplate, String container) {
     var containers = podTemplate.withArray("containers");
     for (var c : containers) {
-      if (KubeflowKind.PYTORCH_JOB.containerName().equals(c.path("name").asText())) {
+      if (container.equals(c.path("name").asText())) {
         return (ObjectNode) c;
       }
     }
-    return containers.addObject().put("name", KubeflowKind.PYTORCH_JOB.containerName());
+    return containers.addObject().put("name", container);
   }
 }

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainyard.spi.spec.Framework;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.KubernetesOptions;
-import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,21 +26,37 @@ import java.util.Set;
  * <p>The runtime named in {@code spec.runtimeRef.name} decides the framework ({@link
  * TrainerRuntimes}): Trainer's built-in runtimes, plus those the caller passes (what the gateway's
  * {@code trainer-v2} clusters declare). A name neither knows is refused at {@code
- * spec.runtimeRef.name}, listing the known ones. Trainyard reads TrainJobs on torch runtimes: the
- * {@code trainer} is {@code trainer.numNodes} alike nodes, node 0 the rank-0 process, which is a
- * PyTorchJob's one {@code master} and {@code numNodes - 1} {@code worker}s.
+ * spec.runtimeRef.name}, listing the known ones. The {@code trainer} is {@code trainer.numNodes}
+ * alike nodes; on a torch or xgboost runtime node 0 is the rank-0 process, which is a PyTorchJob's
+ * or XGBoostJob's one {@code master} and {@code numNodes - 1} {@code worker}s; on a jax runtime the
+ * nodes are a JAXJob's {@code numNodes} {@code worker}s. Runtimes whose launcher is one of the
+ * nodes (deepspeed, mlx: {@code mlPolicy.mpi.runLauncherAsNode}) or whose steps the spec cannot say
+ * (torchtune's model and dataset initializers and {@code tune run}) are refused at {@code
+ * spec.runtimeRef.name}.
+ *
+ * <p>The object's metadata is read as a {@code kubeflow.org} job's ({@link JobObjectMetadata}):
+ * {@code generateName}, its {@code labels} and {@code annotations} to {@code
+ * spec.kubernetes.jobLabels} / {@code jobAnnotations}; what {@code kubectl get -o yaml} adds is
+ * left out with a warning ({@link ReadBackFields}); a template placeholder is refused ({@link
+ * TemplatePlaceholders}). {@code suspend: true} is taken only beside a Kueue queue-name label, the
+ * way Kueue's own examples write it: Kueue suspends the job at creation and admits it.
  *
  * <table>
  *   <caption>What maps to what</caption>
- *   <tr><td>{@code metadata.name}, {@code metadata.labels}</td><td>the same</td></tr>
- *   <tr><td>{@code trainer.image}, {@code command}, {@code args}</td><td>the same</td></tr>
+ *   <tr><td>{@code metadata.name}, {@code generateName}</td><td>the same</td></tr>
+ *   <tr><td>{@code metadata.labels}, {@code annotations}</td>
+ *       <td>{@code kubernetes.jobLabels}, {@code jobAnnotations}</td></tr>
+ *   <tr><td>{@code trainer.image} (absent: the built-in runtime's), {@code command}, {@code args}
+ *       </td><td>the same</td></tr>
  *   <tr><td>{@code trainer.env}</td><td>{@code env} / {@code secretEnv} (secretKeyRef)</td></tr>
- *   <tr><td>{@code trainer.numNodes}</td><td>{@code replicas: {master: 1, worker: n-1}}</td></tr>
+ *   <tr><td>{@code trainer.numNodes}</td><td>{@code replicas: {master: 1, worker: n-1}} (jax:
+ *       {@code {worker: n}})</td></tr>
  *   <tr><td>{@code trainer.resourcesPerNode}</td><td>{@code resources}</td></tr>
  *   <tr><td>{@code trainer.numProcPerNode}</td><td>{@code processesPerReplica}</td></tr>
  *   <tr><td>{@code activeDeadlineSeconds} (Trainer v2.2)</td><td>{@code maxRuntime}</td></tr>
  *   <tr><td>one pod patch targeting only the {@code node} job, fields a pod template has</td>
- *       <td>{@code kubernetes.podTemplate} (container {@code node} as {@code pytorch})</td></tr>
+ *       <td>{@code kubernetes.podTemplate} (container {@code node} as the framework's, e.g. {@code
+ *       pytorch})</td></tr>
  *   <tr><td>{@code runtimeRef}, {@code initializer}, {@code labels}, {@code annotations},
  *       {@code managedBy: kueue.x-k8s.io/multikueue}, other pod patches</td>
  *       <td>{@code kubernetes.trainJob}, as written (patches in the {@code podTemplateOverrides}
@@ -55,24 +70,6 @@ public final class TrainJobReader {
   static final String TRAINER_CONTROLLER = "trainer.kubeflow.org/trainjob-controller";
 
   static final String MULTIKUEUE = "kueue.x-k8s.io/multikueue";
-  private static final String READ_BACK =
-      "is set by the API server; submit the document you wrote, not one read back from a cluster";
-  private static final Map<String, String> METADATA_REFUSED =
-      Map.ofEntries(
-          Map.entry(
-              "annotations",
-              "Trainyard keeps no annotations on the job object; annotate the JobSet with"
-                  + " spec.annotations or the pods with a pod patch's metadata.annotations"),
-          Map.entry("generateName", "Trainyard needs a fixed name: set metadata.name"),
-          Map.entry("finalizers", "would keep Trainyard from deleting the job object"),
-          Map.entry("ownerReferences", "the job object belongs to Trainyard, not to another"),
-          Map.entry("uid", READ_BACK),
-          Map.entry("resourceVersion", READ_BACK),
-          Map.entry("generation", READ_BACK),
-          Map.entry("creationTimestamp", READ_BACK),
-          Map.entry("deletionTimestamp", READ_BACK),
-          Map.entry("managedFields", READ_BACK),
-          Map.entry("selfLink", READ_BACK));
   private static final Set<String> SPEC =
       Set.of(
           "runtimeRef",
@@ -88,6 +85,10 @@ public final class TrainJobReader {
           "managedBy");
   private static final Set<String> TRAINER =
       Set.of("image", "command", "args", "env", "numNodes", "resourcesPerNode", "numProcPerNode");
+
+  /** The frameworks of the runtimes read: their nodes map to a v1 job's roles. */
+  private static final Set<Framework> READ =
+      Set.of(Framework.PYTORCH, Framework.XGBOOST, Framework.JAX);
 
   private final TrainerRuntimes runtimes;
 
@@ -130,58 +131,35 @@ public final class TrainJobReader {
       findings.refuse("kind", "must be " + TrainJobWriter.KIND);
     }
     findings.throwIfRefused();
+    root = ReadBackFields.strip(root, findings);
+    var placeholders = TemplatePlaceholders.find(root);
+    if (!placeholders.isEmpty()) {
+      throw new KubeflowConversionException(placeholders);
+    }
     nodes.onlyKnown(
-        root,
-        "",
-        Set.of("apiVersion", "kind", "metadata", "spec"),
-        Map.of(
-            "status",
-            "is written by the Trainer controller; submit the document you wrote, not one read"
-                + " back from a cluster"),
-        "a TrainJob");
-    var metadata = metadata(root.get("metadata"), nodes);
+        root, "", Set.of("apiVersion", "kind", "metadata", "spec"), Map.of(), "a TrainJob");
+    var object = JobObjectMetadata.read(root.get("metadata"), nodes);
     var spec = nodes.object(root.get("spec"), "spec");
     if (spec == null) {
       findings.refuse("spec", "is required");
     }
-    var jobSpec = spec == null ? null : spec(spec, nodes);
+    var jobSpec = spec == null ? null : spec(spec, object, nodes);
     findings.throwIfRefused();
     return new Conversion(
-        new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, metadata, jobSpec),
+        new TrainingJob(TrainingJob.API_VERSION, TrainingJob.KIND, object.meta(), jobSpec),
         findings.warnings());
   }
 
-  private static ObjectMeta metadata(JsonNode node, NodeReader nodes) {
-    var meta = nodes.object(node, "metadata");
-    if (meta == null) {
-      nodes.findings().refuse("metadata.name", "is required");
-      return null;
-    }
-    nodes.onlyKnown(
-        meta, "metadata", Set.of("name", "namespace", "labels"), METADATA_REFUSED, "metadata");
-    var name = nodes.text(meta.get("name"), "metadata.name");
-    if (name == null) {
-      nodes.findings().refuse("metadata.name", "is required");
-    }
-    if (!absent(meta.get("namespace"))) {
-      nodes
-          .findings()
-          .warn(
-              "metadata.namespace",
-              "'"
-                  + meta.get("namespace").asText()
-                  + "' is not used: the job runs in its team's namespace");
-    }
-    return new ObjectMeta(name, null, nodes.stringMap(meta.get("labels"), "metadata.labels"));
-  }
-
-  private JobSpec spec(ObjectNode spec, NodeReader nodes) {
+  private JobSpec spec(ObjectNode spec, JobObjectMetadata object, NodeReader nodes) {
     nodes.onlyKnown(spec, "spec", SPEC, Map.of(), "a TrainJob spec");
     var trainJob = new LinkedHashMap<String, Object>();
     var runtimeRef = runtimeRef(spec.get("runtimeRef"), nodes);
-    if (runtimeRef != null) {
-      trainJob.put("runtimeRef", PodTemplateTrees.toMap(runtimeRef));
+    if (runtimeRef == null) {
+      return null;
     }
+    trainJob.put("runtimeRef", PodTemplateTrees.toMap(runtimeRef.ref()));
+    var framework = runtimeRef.runtime().framework();
+    var container = KubeflowKind.of(framework).containerName();
     var trainer = nodes.object(spec.get("trainer"), "spec.trainer");
     if (trainer == null) {
       nodes
@@ -194,26 +172,35 @@ public final class TrainJobReader {
     }
     nodes.onlyKnown(trainer, "spec.trainer", TRAINER, Map.of(), "a TrainJob's trainer");
     var podTemplate = JsonNodeFactory.instance.objectNode();
-    var node = TrainJobNodes.trainer(trainer, podTemplate, nodes);
+    var node = TrainJobNodes.trainer(trainer, podTemplate, nodes, runtimeRef.runtime(), container);
     var jobSet = JsonNodeFactory.instance.objectNode();
     var patches = patches(spec, nodes, jobSet);
-    var kept = TrainJobNodes.podTemplateFromPatches(patches, podTemplate, nodes);
+    var kept = TrainJobNodes.podTemplateFromPatches(patches, podTemplate, container);
     kept(spec, trainJob, kept, jobSet, nodes);
-    suspend(spec.get("suspend"), nodes);
+    suspend(spec.get("suspend"), object.labels(), nodes);
     var deadline =
         nodes.longInteger(spec.get("activeDeadlineSeconds"), "spec.activeDeadlineSeconds", 1);
     if (nodes.findings().hasErrors()) {
       return null;
     }
     var replicas = new LinkedHashMap<String, Integer>();
-    replicas.put("master", 1);
-    if (node.numNodes() > 1) {
-      replicas.put("worker", node.numNodes() - 1);
+    if (framework == Framework.JAX) {
+      replicas.put("worker", node.numNodes());
+    } else {
+      replicas.put("master", 1);
+      if (node.numNodes() > 1) {
+        replicas.put("worker", node.numNodes() - 1);
+      }
     }
     var kubernetes =
-        new KubernetesOptions(PodTemplateTrees.toMap(podTemplate), null, null, null, trainJob);
+        new KubernetesOptions(
+            PodTemplateTrees.toMap(podTemplate),
+            null,
+            object.labels(),
+            object.annotations(),
+            trainJob);
     return new JobSpec(
-        Framework.PYTORCH,
+        framework,
         node.image(),
         node.command(),
         node.args(),
@@ -236,11 +223,14 @@ public final class TrainJobReader {
         null,
         null,
         null,
-        podTemplate.isEmpty() && trainJob.isEmpty() ? null : kubernetes);
+        kubernetes.isEmpty() ? null : kubernetes);
   }
 
-  /** The runtime reference with the API server's defaults written out; null when refused. */
-  private ObjectNode runtimeRef(JsonNode node, NodeReader nodes) {
+  /** A runtime reference with the API server's defaults written out, and the runtime it names. */
+  private record RuntimeRef(ObjectNode ref, TrainerRuntimes.Runtime runtime) {}
+
+  /** The runtime the TrainJob names; null when refused. */
+  private RuntimeRef runtimeRef(JsonNode node, NodeReader nodes) {
     var ref = nodes.object(node, "spec.runtimeRef");
     if (ref == null) {
       nodes.findings().refuse("spec.runtimeRef", "is required: the runtime to train on");
@@ -280,40 +270,40 @@ public final class TrainJobReader {
                   + " (a trainer-v2 cluster may declare more under runtimes:)");
       return null;
     }
-    if (runtime.framework() != Framework.PYTORCH) {
-      nodes.findings().refuse("spec.runtimeRef.name", notTorch(runtime));
+    if (runtime.framework() == null || !READ.contains(runtime.framework())) {
+      nodes.findings().refuse("spec.runtimeRef.name", notRead(runtime));
       return null;
     }
     var result = JsonNodeFactory.instance.objectNode();
     result.put("name", name);
     result.put("apiGroup", TrainJobWriter.RUNTIME_API_GROUP);
     result.put("kind", kind == null ? TrainJobWriter.RUNTIME_KIND : kind);
-    return result;
+    return new RuntimeRef(result, runtime);
   }
 
-  private static String notTorch(TrainerRuntimes.Runtime runtime) {
-    var what =
-        runtime.framework() != null
-            ? runtime.framework().wireName()
-            : runtime.trainerLabel()
-                + " (trainer.kubeflow.org/framework: "
-                + runtime.trainerLabel()
-                + ")";
-    var instead =
-        runtime.framework() == Framework.MPI
-            ? "; submit an MPIJob (kubeflow.org/v1) instead"
-            : runtime.framework() == Framework.XGBOOST
-                ? "; submit an XGBoostJob (kubeflow.org/v1) instead"
-                : runtime.framework() == Framework.JAX
-                    ? "; submit a JAXJob (kubeflow.org/v1) instead"
-                    : "";
-    return "'"
-        + runtime.name()
-        + "' runs "
-        + what
-        + ": Trainyard reads TrainJobs on torch runtimes only (its nodes map to a PyTorch master"
-        + " and workers)"
-        + instead;
+  private static String notRead(TrainerRuntimes.Runtime runtime) {
+    var runs =
+        "'"
+            + runtime.name()
+            + "' runs "
+            + (runtime.trainerLabel() != null
+                ? runtime.trainerLabel() + " (its trainer.kubeflow.org/framework label)"
+                : runtime.framework().wireName());
+    if (runtime.framework() == Framework.MPI) {
+      return runs
+          + ", whose launcher is one of its nodes (mlPolicy.mpi.runLauncherAsNode), which"
+          + " Trainyard's MPI roles cannot say yet; submit an MPIJob (kubeflow.org/v2beta1) with"
+          + " a launcher and workers instead";
+    }
+    if (runtime.framework() == null) {
+      return runs
+          + ": the runtime's own steps (model and dataset initializers, its tune run command)"
+          + " decide what runs, which Trainyard cannot route or price; use a torch runtime"
+          + " (torch-distributed) with your own command";
+    }
+    return runs
+        + ": Trainyard reads TrainJobs on torch, xgboost and jax runtimes only; submit the"
+        + " kubeflow.org/v1 job of that framework instead";
   }
 
   /** The pod patches under whichever name the document uses (only one may be used). */
@@ -384,12 +374,16 @@ public final class TrainJobReader {
     }
   }
 
-  private static void suspend(JsonNode node, NodeReader nodes) {
+  private static void suspend(JsonNode node, Map<String, String> labels, NodeReader nodes) {
+    if (KubeflowSuspend.forKueue(node, labels, "spec.suspend", nodes)) {
+      return;
+    }
     nodes.defaultOnly(
         node,
         "spec.suspend",
         BooleanNode.FALSE,
         "Trainyard starts the job once it is placed and never resumes it; leave suspend out (a"
-            + " cluster's kueueQueue holds jobs until Kueue admits them)");
+            + " cluster's kueueQueue, or a kueue.x-k8s.io/queue-name label, holds jobs until Kueue"
+            + " admits them)");
   }
 }

@@ -21,16 +21,21 @@ import java.util.Objects;
  * and thread-safe; the result is a fresh tree the caller may change.
  *
  * <p>A TrainJob is one group of identical nodes: every replica of every role becomes one of {@code
- * trainer.numNodes} nodes (a PyTorchJob's master is node 0, its rank-0 process), with the spec's
- * {@code image}, {@code command}, {@code args}, {@code env} and {@code secretEnv} (as {@code
+ * trainer.numNodes} nodes (a PyTorchJob's or XGBoostJob's master is node 0, its rank 0), with the
+ * spec's {@code image}, {@code command}, {@code args}, {@code env} and {@code secretEnv} (as {@code
  * secretKeyRef}s), {@code resources} as {@code trainer.resourcesPerNode.limits} and {@code
  * processesPerReplica} as {@code numProcPerNode}. Pod-template fields, the spec's PVC {@code
  * volumes} and what the caller adds ({@link PodAdditions}) go to one {@code podTemplateOverrides}
  * entry targeting the runtime's {@value #NODE} job, its container {@value #NODE} getting the volume
  * mounts and security context; added env goes to {@code trainer.env}, the only place a TrainJob may
- * set the trainer container's variables. The job's labels go to the object's {@code
- * metadata.labels}, the pod template's labels and annotations to the override's {@code metadata},
- * as {@link KubeflowWriter} does for v1 jobs.
+ * set the trainer container's variables. {@code spec.kubernetes.jobLabels} and {@code
+ * jobAnnotations} go to the object's {@code metadata}, the pod template's labels and annotations to
+ * the override's {@code metadata}, as {@link KubeflowWriter} does for v1 jobs.
+ *
+ * <p>PyTorch, XGBoost and JAX jobs are rendered (a JAX job's workers, or a master and its workers,
+ * are the nodes); the runtime is the one a TrainJob document named, else Trainer's built-in one for
+ * xgboost and jax, else the cluster's. An image equal to the built-in runtime's own is left out, so
+ * the cluster's runtime decides, as it did for the document read without one.
  *
  * <p>What a TrainJob cannot say is refused by {@link #unsupported}; as with {@link KubeflowWriter},
  * {@code estimatedHours}, {@code placement}, {@code compliance}, {@code inputs}, {@code output},
@@ -98,14 +103,14 @@ public final class TrainJobWriter {
 
   /**
    * The runtime {@code job} runs on with {@code defaultRuntime} as the cluster's: the one it names
-   * in {@code spec.kubernetes.trainJob.runtimeRef} (kept from a TrainJob document), else the
-   * default.
+   * in {@code spec.kubernetes.trainJob.runtimeRef} (kept from a TrainJob document), else Trainer's
+   * built-in one for an xgboost or jax job ({@link TrainerRuntimes#defaultFor}), else the default.
    */
   public static String runtimeOf(JobSpec spec, String defaultRuntime) {
     var ref = spec.kubernetes() == null ? null : spec.kubernetes().trainJob().get("runtimeRef");
     return ref instanceof Map<?, ?> m && m.get("name") instanceof String name
         ? name
-        : defaultRuntime;
+        : TrainerRuntimes.defaultFor(spec.framework()).orElse(defaultRuntime);
   }
 
   /**
@@ -164,11 +169,12 @@ public final class TrainJobWriter {
     root.set("metadata", metadata(job, options));
     var body = root.putObject("spec");
     var kept = kept(spec);
+    var runtime = runtimeOf(spec, options.runtime());
     if (kept.get("runtimeRef") instanceof Map<?, ?> ref) {
       body.set("runtimeRef", PodTemplateTrees.toTree(cast(ref)));
     } else {
       body.putObject("runtimeRef")
-          .put("name", options.runtime())
+          .put("name", runtime)
           .put("apiGroup", RUNTIME_API_GROUP)
           .put("kind", RUNTIME_KIND);
     }
@@ -176,8 +182,8 @@ public final class TrainJobWriter {
       body.set("initializer", PodTemplateTrees.toTree(cast(initializer)));
     }
     var podTemplate = PodTemplateTrees.toTree(node.kubernetes().podTemplate());
-    var carried = frameworkContainer(podTemplate);
-    var trainer = trainer(spec, node, carried);
+    var carried = frameworkContainer(podTemplate, KubeflowKind.of(spec.framework()));
+    var trainer = trainer(spec, node, carried, runtime);
     body.set("trainer", trainer);
     var override = override(spec.volumes(), podTemplate, carried, options.nodes());
     options
@@ -224,22 +230,37 @@ public final class TrainJobWriter {
 
   private static ObjectNode metadata(TrainingJob job, Options options) {
     var meta = JsonNodeFactory.instance.objectNode();
-    meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    if (options.name() != null || job.metadata().name() != null) {
+      meta.put("name", options.name() != null ? options.name() : job.metadata().name());
+    } else {
+      meta.put("generateName", job.metadata().generateName());
+    }
     if (options.namespace() != null) {
       meta.put("namespace", options.namespace());
     }
-    var labels = new LinkedHashMap<>(job.metadata().labels());
+    // As KubeflowWriter: the object's own labels (spec.kubernetes.jobLabels; metadata.labels are
+    // the Trainyard job's), then the caller's, which win on a clash.
+    var labels = new LinkedHashMap<>(job.spec().jobLabels());
     labels.putAll(options.labels());
     if (!labels.isEmpty()) {
       var node = meta.putObject("labels");
       labels.forEach(node::put);
     }
+    if (!job.spec().jobAnnotations().isEmpty()) {
+      var node = meta.putObject("annotations");
+      job.spec().jobAnnotations().forEach(node::put);
+    }
     return meta;
   }
 
-  private static ObjectNode trainer(JobSpec spec, RoleSpec node, ObjectNode carried) {
+  private static ObjectNode trainer(
+      JobSpec spec, RoleSpec node, ObjectNode carried, String runtime) {
     var trainer = JsonNodeFactory.instance.objectNode();
-    trainer.put("image", node.image());
+    // The built-in runtime's own image is left to the runtime, as a document read without one
+    // had it: the cluster's runtime of that name decides, as Trainer would.
+    if (!TrainerRuntimes.builtInImage(runtime).orElse("").equals(node.image())) {
+      trainer.put("image", node.image());
+    }
     if (!node.command().isEmpty()) {
       node.command().forEach(trainer.putArray("command")::add);
     }
@@ -276,13 +297,13 @@ public final class TrainJobWriter {
   }
 
   /** Takes the framework's container entry out of the template's containers; null if none. */
-  private static ObjectNode frameworkContainer(ObjectNode podTemplate) {
+  private static ObjectNode frameworkContainer(ObjectNode podTemplate, KubeflowKind kind) {
     var containers = (ArrayNode) podTemplate.remove("containers");
     if (containers == null) {
       return null;
     }
     for (var c : containers) {
-      if (KubeflowKind.PYTORCH_JOB.containerName().equals(c.path("name").asText(null))) {
+      if (kind.containerName().equals(c.path("name").asText(null))) {
         return (ObjectNode) c.deepCopy();
       }
     }

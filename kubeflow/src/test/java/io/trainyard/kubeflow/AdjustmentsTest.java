@@ -12,6 +12,8 @@ import io.trainyard.spi.spec.SecretRef;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the reader adjusts (with a warning) or normalises (without), and that nothing is lost. */
 class AdjustmentsTest {
@@ -40,6 +42,33 @@ class AdjustmentsTest {
     var mpi = change("mpi", "/spec/mainContainer", "mpi");
     assertThat(reader.read(mpi).warnings())
         .containsExactly("spec.mainContainer: is the operator's default (\"mpi\"); left out");
+  }
+
+  /** Kueue's own examples write {@code suspend: true} beside the queue label: left to Kueue. */
+  @ParameterizedTest
+  @ValueSource(strings = {"pt", "mpi2"})
+  void suspendBesideAKueueQueueLabelIsLeftToKueue(String base) {
+    var document = change(base, "/spec/runPolicy/suspend", "true");
+    ((ObjectNode) document.get("metadata"))
+        .putObject("labels")
+        .put("kueue.x-k8s.io/queue-name", "user-queue");
+    var conversion = reader.read(document);
+    assertThat(conversion.warnings())
+        .contains(
+            "spec.runPolicy.suspend: true beside the kueue.x-k8s.io/queue-name label: left to"
+                + " Kueue, which suspends the job when it is created and starts it once queue"
+                + " user-queue admits it");
+    assertThat(conversion.job().spec().jobLabels())
+        .containsEntry("kueue.x-k8s.io/queue-name", "user-queue");
+    var rendered =
+        writer.write(
+            conversion.job(),
+            KubeflowWriter.RenderOptions.DEFAULTS,
+            base.equals("mpi2")
+                ? KubeflowWriter.MpiOperator.MPI_OPERATOR_V2
+                : KubeflowWriter.MpiOperator.TRAINING_OPERATOR);
+    assertThat(rendered.at("/metadata/labels/kueue.x-k8s.io~1queue-name").asText())
+        .isEqualTo("user-queue");
   }
 
   @Test

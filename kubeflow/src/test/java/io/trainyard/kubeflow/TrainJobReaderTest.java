@@ -119,7 +119,8 @@ class TrainJobReaderTest {
     assertThat(new JobSpecValidator().validate(job)).isEmpty();
     var spec = job.spec();
     assertThat(job.metadata().name()).isEqualTo("fashion-mnist");
-    assertThat(job.metadata().labels()).containsExactly(Map.entry("project", "vision"));
+    assertThat(job.metadata().labels()).isEmpty();
+    assertThat(spec.jobLabels()).containsExactly(Map.entry("project", "vision"));
     assertThat(spec.framework()).isEqualTo(Framework.PYTORCH);
     assertThat(spec.replicas()).containsExactly(Map.entry("master", 1), Map.entry("worker", 2));
     assertThat(spec.image()).isEqualTo("docker.io/kubeflow/pytorch-mnist:v1");
@@ -344,17 +345,18 @@ class TrainJobReaderTest {
       quoteCharacter = '`',
       textBlock =
           """
-          name: torch-distributed | name: deepspeed-distributed | spec.runtimeRef.name | runs mpi: Trainyard reads TrainJobs on torch runtimes only
-          name: torch-distributed | name: jax-distributed | spec.runtimeRef.name | runs jax: Trainyard reads TrainJobs on torch runtimes only (its nodes map to a PyTorch master and workers); submit a JAXJob (kubeflow.org/v1) instead
-          name: torch-distributed | name: torchtune-llama3.2-1b | spec.runtimeRef.name | runs torchtune
+          name: torch-distributed | name: deepspeed-distributed | spec.runtimeRef.name | 'deepspeed-distributed' runs deepspeed (its trainer.kubeflow.org/framework label), whose launcher is one of its nodes
+          name: torch-distributed | name: mlx-distributed | spec.runtimeRef.name | submit an MPIJob (kubeflow.org/v2beta1)
+          name: torch-distributed | name: torchtune-llama3.2-1b | spec.runtimeRef.name | 'torchtune-llama3.2-1b' runs torchtune (its trainer.kubeflow.org/framework label): the runtime's own steps
           name: torch-distributed | name: torch-distributed\\n    apiGroup: example.com | spec.runtimeRef.apiGroup | must be trainer.kubeflow.org
-          image: docker.io/kubeflow/pytorch-mnist:v1 | # no image | spec.trainer.image | cannot know the runtime's default
+          image: docker.io/kubeflow/pytorch-mnist:v1 | image: "" | spec.trainer.image | is required
           numNodes: 3 | numNodes: 0 | spec.trainer.numNodes | must be at least 1
           numProcPerNode: 2 | numProcPerNode: auto | spec.trainer.numProcPerNode | give a whole number
           numNodes: 3 | numNodes: 3\\n    replicas: 2 | spec.trainer.replicas | is not a field of a TrainJob's trainer
           `secretKeyRef: {name: wandb, key: api-key}` | `configMapKeyRef: {name: c, key: k}` | spec.trainer.env[1].valueFrom.configMapKeyRef | only secretKeyRef
-          `labels: {project: vision}` | `labels: {project: vision}\\n  annotations: {a: b}` | metadata.annotations | keeps no annotations on the job object
-          `labels: {project: vision}` | `labels: {project: vision}\\n  generateName: mnist-` | metadata.generateName | fixed name
+          `labels: {project: vision}` | `labels: {project: vision}\\n  finalizers: [example.com/keep]` | metadata.finalizers | would keep Trainyard from deleting
+          name: torch-distributed | name: torch-distributed\\n  suspend: true | spec.suspend | a kueue.x-k8s.io/queue-name label
+          `numNodes: 3` | `numNodes: $NUM_NODES` | spec.trainer.numNodes | unrendered template
           """)
   void whatCannotBeCarriedIsRefusedByPath(String from, String to, String field, String message) {
     var doc = MULTI_NODE.replace(from, to.replace("\\n", "\n"));
@@ -490,5 +492,207 @@ class TrainJobReaderTest {
                 .at("/spec/runPolicy/activeDeadlineSeconds")
                 .asLong())
         .isEqualTo(7200);
+  }
+
+  /** As Trainer's own examples write one: no image, no resources, the runtime's name alone. */
+  private static final String NO_IMAGE =
+      """
+      apiVersion: trainer.kubeflow.org/v1alpha1
+      kind: TrainJob
+      metadata:
+        name: ddp-smoke
+      spec:
+        runtimeRef:
+          apiGroup: trainer.kubeflow.org
+          kind: ClusterTrainingRuntime
+          name: torch-distributed
+        trainer:
+          numNodes: 2
+          command: [torchrun, --no-python, python3, -c, "import torch.distributed as d; d.init_process_group()"]
+      """;
+
+  @Test
+  void withoutAnImageTheNodesRunTheRuntimesAndItIsLeftToTheRuntimeWhenWritten() {
+    var conversion = reader.read(yaml(NO_IMAGE));
+    var spec = conversion.job().spec();
+    assertThat(new JobSpecValidator().validate(conversion.job())).isEmpty();
+    assertThat(spec.image()).isEqualTo("pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime");
+    assertThat(conversion.warnings())
+        .containsExactly(
+            "spec.trainer.image: absent: the nodes run runtime torch-distributed's image,"
+                + " pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime (Kubeflow Trainer's manifests);"
+                + " set it to pin another");
+    var written =
+        writer.write(conversion.job(), new TrainJobWriter.Options("x", null, null, "t", null));
+    assertThat(written.at("/spec/trainer").has("image"))
+        .as("the cluster's runtime decides, as for the document")
+        .isFalse();
+    assertThat(crd.check(written)).isEmpty();
+    assertSameTree(tree(reader.read(written).job().spec()), tree(spec));
+    // Named explicitly, another image is written.
+    var pinned =
+        reader.read(yaml(NO_IMAGE.replace("numNodes: 2", "numNodes: 2\n    image: a/b:1")));
+    assertThat(
+            writer
+                .write(pinned.job(), new TrainJobWriter.Options("x", null, null, "t", null))
+                .at("/spec/trainer/image")
+                .asText())
+        .isEqualTo("a/b:1");
+  }
+
+  @Test
+  void aDeclaredRuntimeWithoutAnImageNeedsTheTrainersImage() {
+    var declared =
+        new TrainJobReader(TrainerRuntimes.with(Map.of("torch-h100", Framework.PYTORCH)));
+    assertThatThrownBy(
+            () ->
+                declared.read(
+                    yaml(NO_IMAGE.replace("name: torch-distributed", "name: torch-h100"))))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors())
+                    .singleElement()
+                    .satisfies(
+                        error -> {
+                          assertThat(error.field()).isEqualTo("spec.trainer.image");
+                          assertThat(error.message())
+                              .contains("runtime torch-h100 is one a cluster declares");
+                        }));
+  }
+
+  @Test
+  void anXGBoostRuntimesNodesAreAMasterAndWorkers() {
+    var doc =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: higgs-xgb}
+        spec:
+          runtimeRef: {name: xgboost-distributed}
+          trainer:
+            numNodes: 3
+            command: [python, /app/train.py, --rounds, "200"]
+            resourcesPerNode:
+              limits: {cpu: "4", memory: 8Gi}
+        """;
+    var conversion = reader.read(yaml(doc));
+    var job = conversion.job();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    assertThat(job.spec().framework()).isEqualTo(Framework.XGBOOST);
+    assertThat(job.spec().replicas())
+        .containsExactly(Map.entry("master", 1), Map.entry("worker", 2));
+    assertThat(job.spec().image()).isEqualTo("ghcr.io/kubeflow/trainer/xgboost-runtime");
+    var xgboostJob =
+        new KubeflowWriter().write(job, new KubeflowWriter.RenderOptions("x", null, null));
+    assertThat(xgboostJob.at("/kind").asText()).isEqualTo("XGBoostJob");
+    assertThat(xgboostJob.at("/spec/xgbReplicaSpecs/Worker/replicas").asInt()).isEqualTo(2);
+    assertThat(crd.check(xgboostJob)).isEmpty();
+    var trainJob = writer.write(job, new TrainJobWriter.Options("x", null, null, "torch-x", null));
+    assertThat(trainJob.at("/spec/runtimeRef/name").asText()).isEqualTo("xgboost-distributed");
+    assertThat(trainJob.at("/spec/trainer/numNodes").asInt()).isEqualTo(3);
+    assertThat(crd.check(trainJob)).isEmpty();
+    assertSameTree(tree(reader.read(trainJob).job().spec()), tree(job.spec()));
+  }
+
+  @Test
+  void aJaxRuntimesNodesAreJaxWorkersAndANativeJaxJobRunsOnIt() {
+    var doc =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: jax-mnist}
+        spec:
+          runtimeRef: {name: jax-distributed}
+          trainer:
+            numNodes: 4
+            image: registry.example.com/jax-mnist:0.4
+            command: [python3, -m, mnist]
+            resourcesPerNode:
+              limits: {nvidia.com/gpu: 8}
+        """;
+    var job = reader.read(yaml(doc)).job();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    assertThat(job.spec().framework()).isEqualTo(Framework.JAX);
+    assertThat(job.spec().replicas()).containsExactly(Map.entry("worker", 4));
+    var jaxJob = new KubeflowWriter().write(job, new KubeflowWriter.RenderOptions("x", null, null));
+    assertThat(jaxJob.at("/kind").asText()).isEqualTo("JAXJob");
+    assertThat(crd.check(jaxJob)).isEmpty();
+    // A JAX job read from a JAXJob names no runtime: Trainer's built-in JAX runtime runs it.
+    var fromV1 = new KubeflowReader().read(jaxJob).job();
+    var trainJob =
+        writer.write(
+            fromV1, new TrainJobWriter.Options("x", null, null, "torch-distributed", null));
+    assertThat(trainJob.at("/spec/runtimeRef/name").asText()).isEqualTo("jax-distributed");
+    assertThat(trainJob.at("/spec/trainer/numNodes").asInt()).isEqualTo(4);
+    assertThat(crd.check(trainJob)).isEmpty();
+  }
+
+  @Test
+  void theObjectsMetadataIsReadAsAKubeflowJobs() {
+    var doc =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          generateName: ddp-smoke-
+          labels: {kueue.x-k8s.io/queue-name: training-queue}
+          annotations: {example.com/auto-resume: "true"}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          suspend: true
+          trainer:
+            numNodes: 2
+            image: python:3.11-slim
+            command: [python3, -c, "print('hi')"]
+        """;
+    var conversion = reader.read(yaml(doc));
+    var job = conversion.job();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    assertThat(job.metadata().name()).isNull();
+    assertThat(job.metadata().generateName()).isEqualTo("ddp-smoke-");
+    assertThat(job.spec().jobLabels())
+        .containsExactly(Map.entry("kueue.x-k8s.io/queue-name", "training-queue"));
+    assertThat(job.spec().jobAnnotations())
+        .containsExactly(Map.entry("example.com/auto-resume", "true"));
+    assertThat(job.spec().needsKubernetes()).as("labels and annotations run anywhere").isFalse();
+    assertThat(conversion.warnings())
+        .singleElement()
+        .asString()
+        .startsWith("spec.suspend: true beside the kueue.x-k8s.io/queue-name label: left to Kueue");
+    var written =
+        writer.write(
+            job,
+            new TrainJobWriter.Options(null, null, Map.of("trainyard.io/team", "nlp"), "t", null));
+    assertThat(written.at("/metadata/generateName").asText()).isEqualTo("ddp-smoke-");
+    assertThat(written.at("/metadata/labels").toString())
+        .isEqualTo(
+            "{\"kueue.x-k8s.io/queue-name\":\"training-queue\",\"trainyard.io/team\":\"nlp\"}");
+    assertThat(written.at("/metadata/annotations/example.com~1auto-resume").asText())
+        .isEqualTo("true");
+  }
+
+  @Test
+  void aTrainJobReadBackFromAClusterIsTakenWithOneWarning() {
+    var doc =
+        MULTI_NODE.replace(
+                "  labels: {project: vision}\n",
+                "  labels: {project: vision}\n"
+                    + "  uid: 0b7e7a8c-1d6e-4f61-9a43-5d2b3c1e8f00\n"
+                    + "  resourceVersion: \"48213\"\n"
+                    + "  generation: 1\n"
+                    + "  creationTimestamp: \"2026-11-30T09:12:44Z\"\n"
+                    + "  annotations:\n"
+                    + "    kubectl.kubernetes.io/last-applied-configuration: '{\"kind\":\"TrainJob\"}'\n")
+            + """
+            status:
+              conditions:
+                - {type: Complete, status: "True", reason: JobsCompleted, message: done}
+            """;
+    assertThat(doc).contains("resourceVersion");
+    var conversion = reader.read(yaml(doc));
+    assertSameTree(tree(conversion.job()), tree(reader.read(yaml(MULTI_NODE)).job()));
+    assertThat(conversion.warnings())
+        .anySatisfy(w -> assertThat(w).startsWith("(document): was read back from a cluster"));
   }
 }

@@ -35,8 +35,8 @@ class TrainJobWriterTest {
       textBlock =
           """
           framework: tensorflow\\nimage: i\\nreplicas: {chief: 1, ps: 1, worker: 2} | spec.framework | no TensorFlow runtime: a TrainJob cannot run chief, parameter-server
-          framework: mpi\\nimage: i\\nreplicas: {launcher: 1, worker: 2} | spec.framework | pytorch only: an MPI TrainJob's launcher is its runtime's
-          framework: xgboost\\nimage: i\\nreplicas: {master: 1, worker: 1} | spec.framework | pytorch only
+          framework: mpi\\nimage: i\\nreplicas: {launcher: 1, worker: 2} | spec.framework | an MPI TrainJob's launcher is one of its runtime's nodes
+          framework: paddle\\nimage: i\\nreplicas: {master: 1, worker: 1} | spec.framework | Kubeflow Trainer ships no paddle runtime
           roles: {worker: {resources: {gpus: 2}}} | spec.roles.worker.resources | differs between master and worker: a TrainJob runs every node alike
           roles: {worker: {image: other:1}} | spec.roles.worker.image | differs between master and worker
           roles: {master: {args: [--rank0]}} | spec.roles.master.args | differs between master and worker

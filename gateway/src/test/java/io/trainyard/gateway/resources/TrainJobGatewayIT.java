@@ -195,6 +195,81 @@ class TrainJobGatewayIT {
                 + " which only a Kubeflow Trainer cluster (flavor trainer-v2) can honour");
   }
 
+  /**
+   * As Trainer's own examples write them: no image (the runtime's), Kueue's queue label with {@code
+   * suspend: true}; the cluster gets the TrainJob with no image, so its runtime decides.
+   */
+  @Test
+  void anImagelessKueueTrainJobRunsOnTheRuntimesImage() throws IOException {
+    var doc =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: kueue-smoke
+          labels: {kueue.x-k8s.io/queue-name: training-queue}
+        spec:
+          runtimeRef: {apiGroup: trainer.kubeflow.org, kind: ClusterTrainingRuntime, name: torch-distributed}
+          suspend: true
+          trainer:
+            numNodes: 2
+            command: [torchrun, --no-python, python3, -c, "print('step')"]
+            resourcesPerNode:
+              requests: {cpu: "1", memory: 2Gi}
+              limits: {cpu: "2", memory: 4Gi}
+        """;
+    var answer = client.post("/v1/jobs", llm, "application/yaml", doc);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+    assertThat(answer.body()).contains("spec.suspend: true beside the kueue.x-k8s.io/queue-name");
+    var id = answer.json().get("id").asText();
+    var job = client.awaitState(id, "SUBMITTED", llm);
+    var at = FakeTrainerController.trainJob("llm-jobs", job.get("objectName").asText());
+    var object = tree(TRAINER.get(at));
+    assertThat(object.at("/spec/trainer").has("image")).isFalse();
+    assertThat(object.at("/metadata/labels/kueue.x-k8s.io~1queue-name").asText())
+        .isEqualTo("training-queue");
+    TRAINER.running(at);
+    TRAINER.complete(at);
+    client.awaitState(id, "SUCCEEDED", llm);
+  }
+
+  /** An XGBoost runtime's TrainJob: a TrainJob on a Trainer cluster, an XGBoostJob on a v1 one. */
+  @Test
+  void anXGBoostTrainJobRunsOnEitherFlavor() throws IOException {
+    var doc =
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: higgs}
+        spec:
+          runtimeRef: {name: xgboost-distributed}
+          trainer:
+            numNodes: 3
+            command: [python, /app/train.py]
+            resourcesPerNode:
+              limits: {cpu: "2", memory: 4Gi}
+        """;
+    var onTrainer = client.post("/v1/jobs", llm, "application/yaml", doc);
+    assertThat(onTrainer.status()).as(onTrainer.body()).isEqualTo(201);
+    var trainerJob = client.awaitState(onTrainer.json().get("id").asText(), "SUBMITTED", llm);
+    var trainJob =
+        tree(
+            TRAINER.get(
+                FakeTrainerController.trainJob("llm-jobs", trainerJob.get("objectName").asText())));
+    assertThat(trainJob.at("/spec/runtimeRef/name").asText()).isEqualTo("xgboost-distributed");
+    assertThat(trainJob.at("/spec/trainer/numNodes").asInt()).isEqualTo(3);
+
+    var onV1 = client.post("/v1/jobs", vision, "application/yaml", doc);
+    assertThat(onV1.status()).as(onV1.body()).isEqualTo(201);
+    var v1Job = client.awaitState(onV1.json().get("id").asText(), "SUBMITTED", vision);
+    var xgboostJob =
+        tree(
+            OPERATOR.get(
+                FakeTrainingOperator.xgboostJob("vision-jobs", v1Job.get("objectName").asText())));
+    assertThat(xgboostJob.get("kind").asText()).isEqualTo("XGBoostJob");
+    assertThat(xgboostJob.at("/spec/xgbReplicaSpecs/Worker/replicas").asInt()).isEqualTo(2);
+  }
+
   private static JsonNode tree(Object resource) throws IOException {
     return JSON.readTree(Serialization.asJson(resource));
   }

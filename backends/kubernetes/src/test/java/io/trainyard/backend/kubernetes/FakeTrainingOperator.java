@@ -268,4 +268,9 @@ public final class FakeTrainingOperator {
   public static Attempt pytorchJob(String namespace, String name) {
     return new Attempt(JobKind.PYTORCH_JOB, namespace, name);
   }
+
+  /** The attempt object {@code namespace/name} of an XGBoostJob, for tests of other modules. */
+  public static Attempt xgboostJob(String namespace, String name) {
+    return new Attempt(JobKind.XGBOOST_JOB, namespace, name);
+  }
 }
