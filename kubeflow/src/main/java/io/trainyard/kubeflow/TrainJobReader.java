@@ -183,6 +183,17 @@ public final class TrainJobReader {
     if (nodes.findings().hasErrors()) {
       return null;
     }
+    if (framework != Framework.PYTORCH && node.processes() != null && node.processes() > 1) {
+      // Trainer's xgboost and jax plugins do not read it (only torch, mpi and flux do).
+      nodes
+          .findings()
+          .refuse(
+              "spec.trainer.numProcPerNode",
+              "runtime "
+                  + runtimeRef.runtime().name()
+                  + " runs one process per node; ask for more nodes (numNodes) instead");
+      return null;
+    }
     var replicas = new LinkedHashMap<String, Integer>();
     if (framework == Framework.JAX) {
       replicas.put("worker", node.numNodes());

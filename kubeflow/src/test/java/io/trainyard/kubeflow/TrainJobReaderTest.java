@@ -615,6 +615,11 @@ class TrainJobReaderTest {
     assertThat(new JobSpecValidator().validate(job)).isEmpty();
     assertThat(job.spec().framework()).isEqualTo(Framework.JAX);
     assertThat(job.spec().replicas()).containsExactly(Map.entry("worker", 4));
+    assertThatThrownBy(
+            () ->
+                reader.read(yaml(doc.replace("numNodes: 4", "numNodes: 4\n    numProcPerNode: 8"))))
+        .hasMessageContaining(
+            "spec.trainer.numProcPerNode: runtime jax-distributed runs one process per node");
     var jaxJob = new KubeflowWriter().write(job, new KubeflowWriter.RenderOptions("x", null, null));
     assertThat(jaxJob.at("/kind").asText()).isEqualTo("JAXJob");
     assertThat(crd.check(jaxJob)).isEmpty();

@@ -4,6 +4,7 @@ import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
+import io.trainyard.spi.spec.Framework;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.KubernetesOnly;
 import io.trainyard.spi.spec.RoleSpec;
@@ -66,6 +67,15 @@ final class LocalPlacements {
               + spec.elastic().rdzvHost()
               + ", which local replicas cannot reach (they have no network beyond their own"
               + " loopback)");
+    }
+    if (spec.framework() != Framework.PYTORCH
+        && spec.framework() != Framework.MPI
+        && spec.effectiveProcessesPerReplica() > 1) {
+      // As on Kubernetes: only torchrun (nprocPerNode) and mpirun (slots) start several.
+      reasons.add(
+          "spec.processesPerReplica: a "
+              + spec.framework().wireName()
+              + " job runs one process per replica; ask for more replicas instead");
     }
     var withoutCommand =
         spec.roleSpecs().stream().filter(r -> r.command().isEmpty()).map(RoleSpec::name).toList();

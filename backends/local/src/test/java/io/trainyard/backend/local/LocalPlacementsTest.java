@@ -6,6 +6,8 @@ import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.JobSpec;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class LocalPlacementsTest {
   private final LocalConfig config =
@@ -47,6 +49,29 @@ class LocalPlacementsTest {
         .containsExactly(
             "image python:3.11-slim is recorded but not run: replicas run `command` as local"
                 + " processes");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"jax, worker", "paddle, worker", "xgboost, worker", "tensorflow, worker"})
+  void severalProcessesPerReplicaAreOnlyForTorchAndMpi(String framework, String role) {
+    var spec =
+        TestJobs.spec(
+            "framework: "
+                + framework
+                + "\ncommand: [python3, train.py]\nreplicas: {"
+                + (framework.equals("xgboost") ? "master: 1, " : "")
+                + role
+                + ": 2}\nprocessesPerReplica: 4\n");
+    assertThat(reasons(spec))
+        .containsExactly(
+            "spec.processesPerReplica: a "
+                + framework
+                + " job runs one process per replica; ask for more replicas instead");
+    var torch =
+        TestJobs.spec(
+            "framework: pytorch\ncommand: [torchrun, t.py]\nreplicas: {master: 1}\n"
+                + "processesPerReplica: 4\n");
+    assertThat(placements.propose(torch, 1).rejections()).isEmpty();
   }
 
   @Test
