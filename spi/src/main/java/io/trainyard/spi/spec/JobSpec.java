@@ -14,6 +14,12 @@ import java.util.Optional;
  * The body of a {@link TrainingJob}: what to run, on how many replicas of which roles, and under
  * which constraints. Fields at the top are the defaults of every replica; {@code roles} overrides
  * them per role. Collections are never null.
+ *
+ * <p>{@code priority} orders queued jobs (0–1000, default {@value #DEFAULT_PRIORITY}). {@code
+ * algorithm} names a registered algorithm ({@code [team/]name[@version|@default]}) whose image,
+ * command and defaults the gateway merges under the spec's own fields before validation, with
+ * {@code hyperparameters} (scalar values) checked against its schema; a stored job keeps the
+ * resolved reference ({@code team/name@version}).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record JobSpec(
@@ -40,7 +46,12 @@ public record JobSpec(
     Map<String, Object> deepspeed,
     PlacementSpec placement,
     Compliance compliance,
-    KubernetesOptions kubernetes) {
+    KubernetesOptions kubernetes,
+    Integer priority,
+    String algorithm,
+    Map<String, Object> hyperparameters) {
+  /** The priority of a job that names none. */
+  public static final int DEFAULT_PRIORITY = 500;
 
   public JobSpec {
     command = command == null ? List.of() : List.copyOf(command);
@@ -53,6 +64,68 @@ public record JobSpec(
     inputs = inputs == null ? List.of() : List.copyOf(inputs);
     volumes = volumes == null ? List.of() : List.copyOf(volumes);
     deepspeed = deepspeed == null ? Map.of() : ordered(deepspeed);
+    hyperparameters = hyperparameters == null ? Map.of() : ordered(hyperparameters);
+  }
+
+  /** A spec without priority, algorithm or hyperparameters. */
+  public JobSpec(
+      Framework framework,
+      String image,
+      List<String> command,
+      List<String> args,
+      Map<String, String> env,
+      Map<String, SecretRef> secretEnv,
+      Resources resources,
+      RestartPolicy restartPolicy,
+      Map<String, Integer> replicas,
+      Map<String, RoleOverride> roles,
+      Integer processesPerReplica,
+      Elastic elastic,
+      BigDecimal estimatedHours,
+      String maxRuntime,
+      Integer maxRestarts,
+      Cleanup cleanup,
+      Checkpoint checkpoint,
+      List<Input> inputs,
+      List<Volume> volumes,
+      Output output,
+      Map<String, Object> deepspeed,
+      PlacementSpec placement,
+      Compliance compliance,
+      KubernetesOptions kubernetes) {
+    this(
+        framework,
+        image,
+        command,
+        args,
+        env,
+        secretEnv,
+        resources,
+        restartPolicy,
+        replicas,
+        roles,
+        processesPerReplica,
+        elastic,
+        estimatedHours,
+        maxRuntime,
+        maxRestarts,
+        cleanup,
+        checkpoint,
+        inputs,
+        volumes,
+        output,
+        deepspeed,
+        placement,
+        compliance,
+        kubernetes,
+        null,
+        null,
+        null);
+  }
+
+  @JsonIgnore
+  public int effectivePriority() {
+    return priority == null ? DEFAULT_PRIORITY : priority;
   }
 
   // Keeps the user's order (role order matters for ranks) while refusing later mutation.

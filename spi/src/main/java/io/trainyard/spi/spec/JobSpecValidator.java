@@ -154,6 +154,7 @@ public final class JobSpecValidator {
                                   ", ",
                                   new java.util.TreeSet<>(KubernetesOptions.TRAIN_JOB_FIELDS)))));
     }
+    priorityAndAlgorithm(spec, errors);
     positive("spec.processesPerReplica", spec.processesPerReplica(), errors);
     atMost(
         "spec.processesPerReplica", spec.processesPerReplica(), MAX_PROCESSES_PER_REPLICA, errors);
@@ -438,6 +439,46 @@ public final class JobSpecValidator {
     if (value != null && value > max) {
       errors.add(new FieldError(at, "must be at most " + max));
     }
+  }
+
+  /** The highest {@code spec.priority}. */
+  public static final int MAX_PRIORITY = 1_000;
+
+  /** {@code [team/]name[@version|@default]}: DNS-1123 labels and a positive whole version. */
+  public static final java.util.regex.Pattern ALGORITHM_REFERENCE =
+      java.util.regex.Pattern.compile(
+          "(?:([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)/)?([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)"
+              + "(?:@([1-9][0-9]{0,8}|default))?");
+
+  private static void priorityAndAlgorithm(JobSpec spec, List<FieldError> errors) {
+    if (spec.priority() != null && (spec.priority() < 0 || spec.priority() > MAX_PRIORITY)) {
+      errors.add(new FieldError("spec.priority", "must be between 0 and " + MAX_PRIORITY));
+    }
+    if (spec.algorithm() != null && !ALGORITHM_REFERENCE.matcher(spec.algorithm()).matches()) {
+      errors.add(
+          new FieldError(
+              "spec.algorithm",
+              "must be [team/]name[@version], e.g. nlp/bert-classifier@3 or bert-classifier"
+                  + "@default: DNS-1123 labels and a whole version"));
+    }
+    if (!spec.hyperparameters().isEmpty() && spec.algorithm() == null) {
+      errors.add(
+          new FieldError(
+              "spec.hyperparameters",
+              "apply only to a registered algorithm: set spec.algorithm, or pass them in"
+                  + " spec.args"));
+    }
+    spec.hyperparameters()
+        .forEach(
+            (name, value) -> {
+              if (!(value instanceof Number
+                  || value instanceof String
+                  || value instanceof Boolean)) {
+                errors.add(
+                    new FieldError(
+                        "spec.hyperparameters." + name, "must be a number, a string or a boolean"));
+              }
+            });
   }
 
   private static void positive(String at, Integer value, List<FieldError> errors) {

@@ -46,6 +46,7 @@ final class TextFieldsValidator {
       }
     }
     tree("spec.deepspeed", spec.deepspeed(), errors);
+    tree("spec.hyperparameters", spec.hyperparameters(), errors);
     if (spec.elastic() != null) {
       line("spec.elastic.rdzvBackend", spec.elastic().rdzvBackend(), errors);
       line("spec.elastic.rdzvHost", spec.elastic().rdzvHost(), errors);

@@ -77,6 +77,13 @@ class JobSpecValidatorTest {
           spec.kubernetes: {jobLabels: {project: 'two words'}}         | spec.kubernetes.jobLabels.project | must be a label value
           spec.kubernetes: {jobAnnotations: {'bad key': x}}            | spec.kubernetes.jobAnnotations.bad key | not a valid annotation key
           spec.roles: {worker: {kubernetes: {jobLabels: {a: b}}}}      | spec.roles.worker.kubernetes.jobLabels | job-wide
+          spec.priority: 1001                                          | spec.priority                   | between 0 and 1000
+          spec.priority: -1                                            | spec.priority                   | between 0 and 1000
+          spec.algorithm: Bert@3                                       | spec.algorithm                  | must be [team/]name[@version]
+          spec.algorithm: nlp/bert@0                                   | spec.algorithm                  | must be [team/]name[@version]
+          spec.algorithm: a/b/c                                        | spec.algorithm                  | must be [team/]name[@version]
+          spec.hyperparameters: {lr: 0.1}                              | spec.hyperparameters            | set spec.algorithm
+          spec.hyperparameters: {layers: [1, 2]}                       | spec.hyperparameters.layers     | a number, a string or a boolean
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
     var errors = validator.validate(Specs.parse(apply(change)));
@@ -107,6 +114,11 @@ class JobSpecValidatorTest {
           spec.roles: {worker: {command: [python3, w.py], resources: {cpus: 2}}}
           metadata: {name: a, team: nlp, labels: {app.kubernetes.io/name: bert}}
           metadata: {generateName: bert-imdb-}
+          spec.priority: 0
+          spec.priority: 1000
+          spec.algorithm: bert-classifier
+          spec.algorithm: nlp/bert-classifier@3
+          spec.algorithm: bert-classifier@default
           """)
   void acceptsValidVariants(String change) {
     assertThat(validator.validate(Specs.parse(apply(change)))).isEmpty();
