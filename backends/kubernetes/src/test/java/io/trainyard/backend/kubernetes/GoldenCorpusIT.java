@@ -20,6 +20,7 @@ import io.trainyard.spi.LogQuery;
 import io.trainyard.spi.LogStream;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.spec.JobSpecValidator;
+import io.trainyard.spi.spec.TrainingJob;
 import io.trainyard.testkit.MutableClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -171,26 +172,8 @@ class GoldenCorpusIT {
     var named = converted.metadata().name() == null ? converted.named("x7k2p") : converted;
 
     var spec = named.spec();
-    var proposals = cluster.backend().placements(spec);
-    assertThat(proposals.rejections()).as("rejections").isEmpty();
-    var pinned = pinnedNodeSelector(input);
-    var placement =
-        proposals.placements().stream()
-            .filter(p -> allows(poolsByRole(cluster, p), pinned))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no placement's pools allow " + pinned));
-    var pools = poolsByRole(cluster, placement);
-    var job =
-        new BackendJob(
-            TestJobs.newJobId(),
-            1,
-            TEAM,
-            "alice",
-            named.metadata().name(),
-            spec,
-            SPEC_HASH,
-            placement,
-            Map.of("namespace", NAMESPACE));
+    var job = placed(cluster, named, pinnedNodeSelector(input));
+    var pools = poolsByRole(cluster, job.placement());
     var backend = cluster.backend();
     var ref = backend.submit(job);
     var at = Attempt.of(ref);
@@ -204,7 +187,7 @@ class GoldenCorpusIT {
     if (trainJob) {
       assertThat(created.at("/spec/trainer/numNodes").asInt())
           .isEqualTo(spec.replicas().values().stream().mapToInt(Integer::intValue).sum());
-      runTrainJob(cluster, ref, at);
+      runTrainJob(cluster, ref, at, created.at("/spec/trainer/numNodes").asInt());
     } else {
       var replicas = replicaCounts(created);
       spec.replicas()
@@ -225,6 +208,30 @@ class GoldenCorpusIT {
       assertThat(withoutBackendAdditions(live, job, pools, rendered))
           .isEqualTo(withoutMetadata(rendered));
     }
+  }
+
+  /**
+   * The job on the first placement offered whose pools allow the node selector {@code pinned}, as
+   * the gateway hands it to the backend.
+   */
+  private static BackendJob placed(Cluster cluster, TrainingJob named, Map<String, String> pinned) {
+    var proposals = cluster.backend().placements(named.spec());
+    assertThat(proposals.rejections()).as("rejections").isEmpty();
+    var placement =
+        proposals.placements().stream()
+            .filter(p -> allows(poolsByRole(cluster, p), pinned))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no placement's pools allow " + pinned));
+    return new BackendJob(
+        TestJobs.newJobId(),
+        1,
+        TEAM,
+        "alice",
+        named.metadata().name(),
+        named.spec(),
+        SPEC_HASH,
+        placement,
+        Map.of("namespace", NAMESPACE));
   }
 
   private void runOperatorJob(Cluster cluster, ExternalRef ref, Attempt at, ObjectNode created)
@@ -262,14 +269,14 @@ class GoldenCorpusIT {
     assertThat(done.endedAt()).isNotNull();
   }
 
-  private void runTrainJob(Cluster cluster, ExternalRef ref, Attempt at)
+  private void runTrainJob(Cluster cluster, ExternalRef ref, Attempt at, int nodes)
       throws InterruptedException {
     var trainer = cluster.trainer();
     trainer.running(at);
     awaitStatus(cluster, ref, s -> s.phase() == BackendPhase.RUNNING, "running");
-    var pods = trainer.pods(at, 1);
-    kubelet(cluster, at, pods.get(0), "node");
-    assertThat(all(cluster.backend().logs(ref, LogQuery.ALL))).hasSize(1);
+    var pods = trainer.pods(at, nodes);
+    pods.forEach(pod -> kubelet(cluster, at, pod, "node"));
+    assertThat(all(cluster.backend().logs(ref, LogQuery.ALL))).hasSize(nodes);
     trainer.complete(at);
     var done = awaitStatus(cluster, ref, s -> s.phase() == BackendPhase.SUCCEEDED, "succeeded");
     assertThat(done.endedAt()).isNotNull();
