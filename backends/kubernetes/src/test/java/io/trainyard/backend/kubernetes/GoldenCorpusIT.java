@@ -362,7 +362,7 @@ class GoldenCorpusIT {
     var kept = JSON.createArrayNode();
     var tolerations = pod.path("tolerations");
     var added =
-        pool.taints().stream().map(t -> (JsonNode) JSON.valueToTree(t.toleration())).toList();
+        pool.taints().stream().<JsonNode>map(t -> JSON.valueToTree(t.toleration())).toList();
     for (var toleration : added) {
       assertThat(tolerations).as("the pool's toleration").contains(toleration);
     }
