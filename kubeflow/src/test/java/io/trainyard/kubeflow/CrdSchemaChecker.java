@@ -112,6 +112,9 @@ final class CrdSchemaChecker {
     }
     var preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean();
     for (var field : value.properties()) {
+      if (field.getValue().isNull()) {
+        continue; // the API server prunes a null of a field that is not nullable before validating
+      }
       var at = at(path, field.getKey());
       var declared = schema.path("properties").get(field.getKey());
       if (declared != null) {

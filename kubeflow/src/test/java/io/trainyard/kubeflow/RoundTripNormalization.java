@@ -19,9 +19,10 @@ import java.util.List;
  *       default left out; the MPI Operator v2's {@code runLauncherAsWorker: false} left out;
  *   <li>the silent ones of the MPI Operator v2's MPIJob: its defaults for {@code
  *       mpiImplementation}, {@code launcherCreationPolicy}, {@code sshAuthMountPath} written out;
- *   <li>the silent ones: {@code replicas} defaulted to 1; {@code requests} equal to {@code limits}
- *       left to Kubernetes; quantities compared by value; env entries without a value get {@code
- *       ""}; empty objects and lists dropped.
+ *   <li>the silent ones: a number {@code nprocPerNode} written as the string the CRD types it as;
+ *       {@code replicas} defaulted to 1; {@code requests} equal to {@code limits} left to
+ *       Kubernetes; quantities compared by value; env entries without a value get {@code ""}; empty
+ *       objects and lists dropped.
  * </ul>
  */
 final class RoundTripNormalization {
@@ -31,6 +32,9 @@ final class RoundTripNormalization {
     var doc = (ObjectNode) document.deepCopy();
     ((ObjectNode) doc.path("metadata")).remove("namespace");
     var spec = (ObjectNode) doc.get("spec");
+    if (spec.path("nprocPerNode").isNumber()) {
+      spec.put("nprocPerNode", spec.get("nprocPerNode").asText());
+    }
     var volumes = (ArrayNode) spec.remove("volumes");
     var cleanPodPolicy = spec.remove("cleanPodPolicy");
     if (cleanPodPolicy != null) {
@@ -57,12 +61,58 @@ final class RoundTripNormalization {
       spec.putIfAbsent("sshAuthMountPath", TextNode.valueOf("/root/.ssh"));
     }
     for (var name :
-        List.of("pytorchReplicaSpecs", "tfReplicaSpecs", "mpiReplicaSpecs", "xgbReplicaSpecs")) {
+        List.of(
+            "pytorchReplicaSpecs",
+            "tfReplicaSpecs",
+            "mpiReplicaSpecs",
+            "xgbReplicaSpecs",
+            "paddleReplicaSpecs",
+            "jaxReplicaSpecs")) {
       if (spec.has(name)) {
         spec.get(name).forEach(replica -> replica((ObjectNode) replica, volumes));
       }
     }
     dropEmpty(doc);
+    return doc;
+  }
+
+  /**
+   * {@code document} less what the reader leaves out with a warning as written by a server or a Go
+   * client rather than by the user: {@code status}, the server-set metadata and the last-applied
+   * annotation, {@code creationTimestamp} of job and pod templates, pod-level {@code
+   * restartPolicy}.
+   */
+  static JsonNode withoutArtefacts(JsonNode document) {
+    var doc = (ObjectNode) document.deepCopy();
+    doc.remove("status");
+    var metadata = (ObjectNode) doc.path("metadata");
+    metadata.remove(
+        List.of(
+            "uid",
+            "resourceVersion",
+            "generation",
+            "creationTimestamp",
+            "managedFields",
+            "selfLink",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds"));
+    if (metadata.path("annotations") instanceof ObjectNode annotations) {
+      annotations.remove("kubectl.kubernetes.io/last-applied-configuration");
+    }
+    for (var specs : doc.path("spec")) {
+      if (specs.isObject()) {
+        for (var replica : specs) {
+          if (replica.path("template") instanceof ObjectNode template) {
+            if (template.path("metadata") instanceof ObjectNode podMetadata) {
+              podMetadata.remove("creationTimestamp");
+            }
+            if (template.path("spec") instanceof ObjectNode pod) {
+              pod.remove("restartPolicy");
+            }
+          }
+        }
+      }
+    }
     return doc;
   }
 
