@@ -100,6 +100,17 @@ class GoldenCorpusIT {
           "provider: aws\n",
           "provider: aws\nflavor: trainer-v2\ntrainerRuntime: torch-distributed\n");
 
+  /**
+   * A Trainer cluster of the release a TrainJob's pod-patch field (or deadline) was written for.
+   */
+  private static String trainer(String podPatches) {
+    return TRAINER_V2
+        .replace(
+            "id: k8s-golden", "id: k8s-golden-" + podPatches.toLowerCase(java.util.Locale.ROOT))
+        .replace(
+            "flavor: trainer-v2\n", "flavor: trainer-v2\ntrainerPodPatches: " + podPatches + "\n");
+  }
+
   private final MutableClock clock = new MutableClock();
   private final List<AutoCloseable> opened = new ArrayList<>();
   private final Map<String, Cluster> clusters = new HashMap<>();
@@ -121,6 +132,8 @@ class GoldenCorpusIT {
     clusters.put("kubeflow-v1", cluster(v1, POOLS, dataDir));
     clusters.put("mpi-operator-v2", cluster(v2, MPI_V2, dataDir));
     clusters.put("trainer-v2", cluster(v1, TRAINER_V2, dataDir));
+    clusters.put("podSpecOverrides", cluster(v1, trainer("podSpecOverrides"), dataDir));
+    clusters.put("runtimePatches", cluster(v1, trainer("runtimePatches"), dataDir));
   }
 
   @AfterAll
@@ -164,7 +177,7 @@ class GoldenCorpusIT {
     var cluster =
         clusters.get(
             trainJob
-                ? "trainer-v2"
+                ? trainerRelease(input)
                 : apiVersion.equals("kubeflow.org/v2beta1") ? "mpi-operator-v2" : "kubeflow-v1");
     var converted =
         (trainJob ? new TrainJobReader().read(input) : new KubeflowReader().read(input)).job();
@@ -208,6 +221,20 @@ class GoldenCorpusIT {
       assertThat(withoutBackendAdditions(live, job, pools, rendered))
           .isEqualTo(withoutMetadata(rendered));
     }
+  }
+
+  /**
+   * The Trainer cluster a TrainJob was written for: the release whose pod-patch field it uses (a
+   * deadline needs v2.2, the runtimePatches release); the pinned CRD's otherwise.
+   */
+  private static String trainerRelease(JsonNode input) {
+    var spec = input.path("spec");
+    if (spec.has("podSpecOverrides")) {
+      return "podSpecOverrides";
+    }
+    return spec.has("runtimePatches") || spec.has("activeDeadlineSeconds")
+        ? "runtimePatches"
+        : "trainer-v2";
   }
 
   /**
