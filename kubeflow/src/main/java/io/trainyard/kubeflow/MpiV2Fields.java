@@ -26,8 +26,10 @@ import java.util.TreeSet;
  * {@code mpiImplementation}, {@code launcherCreationPolicy}, {@code sshAuthMountPath} → {@code
  * spec.kubernetes.mpi} when they differ from the operator's defaults (at a default they are left
  * out silently: the writer writes the defaults, and they change nothing the operator runs); {@code
- * runLauncherAsWorker} only at its default {@code false}; a Worker without {@code replicas} is
- * refused (this operator defaults it to 0, the v1 operator to 1: the author's intent is unclear).
+ * runLauncherAsWorker: true} (the launcher pod also runs ranks, with the resources its own template
+ * asks for, which are priced as written) → {@code spec.kubernetes.mpi.runLauncherAsWorker}, its
+ * default {@code false} left out with a warning; a Worker without {@code replicas} is refused (this
+ * operator defaults it to 0, the v1 operator to 1: the author's intent is unclear).
  */
 final class MpiV2Fields {
   static final String MANAGER = "kubeflow.org/mpi-operator";
@@ -63,11 +65,7 @@ final class MpiV2Fields {
     var replicas = new ReplicaSpecsReader(kind, nodes).read(spec);
     var runPolicy =
         RunPolicyMapping.read(spec.get("runPolicy"), "spec.runPolicy", jobLabels, nodes, MANAGER);
-    nodes.defaultOnly(
-        spec.get("runLauncherAsWorker"),
-        "spec.runLauncherAsWorker",
-        BooleanNode.FALSE,
-        "Trainyard plans ranks, GPUs and prices on the workers alone; run the work on workers");
+    var launcherAsWorker = launcherAsWorker(spec.get("runLauncherAsWorker"), nodes);
     var slots = nodes.integer(spec.get("slotsPerWorker"), "spec.slotsPerWorker", 1);
     var mpi =
         new MpiOptions(
@@ -83,7 +81,8 @@ final class MpiV2Fields {
                 MpiOptions.LAUNCHER_CREATION_POLICIES,
                 MpiOptions.DEFAULT_LAUNCHER_CREATION_POLICY,
                 nodes),
-            sshAuthMountPath(spec.get("sshAuthMountPath"), nodes));
+            sshAuthMountPath(spec.get("sshAuthMountPath"), nodes),
+            launcherAsWorker);
     if (replicas.isEmpty() || nodes.findings().hasErrors()) {
       return null;
     }
@@ -97,6 +96,16 @@ final class MpiV2Fields {
         jobLabels,
         jobAnnotations,
         mpi.equals(new MpiOptions(null, null, null)) ? null : mpi);
+  }
+
+  /** {@code true}, or null for the operator's default (said in a warning when written). */
+  private static Boolean launcherAsWorker(JsonNode node, NodeReader nodes) {
+    if (node != null && node.isBoolean() && node.booleanValue()) {
+      return Boolean.TRUE;
+    }
+    nodes.defaultOnly(
+        node, "spec.runLauncherAsWorker", BooleanNode.FALSE, "must be a boolean (true or false)");
+    return null;
   }
 
   /** The value, or null when absent or at the operator's default; refused when not one of. */
@@ -152,6 +161,9 @@ final class MpiV2Fields {
         mpi.sshAuthMountPath() == null
             ? MpiOptions.DEFAULT_SSH_AUTH_MOUNT_PATH
             : mpi.sshAuthMountPath());
+    if (Boolean.TRUE.equals(mpi.runLauncherAsWorker())) {
+      target.put("runLauncherAsWorker", true);
+    }
   }
 
   /** A path under {@code spec.kubernetes.mpi}. */

@@ -50,6 +50,27 @@ class MpiV2ReaderTest {
             "spec.mainContainer: is not in the schema");
   }
 
+  /** The launcher as one of the hosts: the v2 operator runs it, the v1 MPIJob cannot say it. */
+  @Test
+  void aLauncherThatAlsoRunsRanksIsCarriedToTheV2OperatorOnly() {
+    var document = RefusalsTest.change("mpi2", "/spec/runLauncherAsWorker", "true");
+    var job = reader.read(document).job();
+    assertThat(new JobSpecValidator().validate(job)).isEmpty();
+    assertThat(job.spec().kubernetes().mpi().runLauncherAsWorker()).isTrue();
+    assertThat(KubernetesOnly.reasons(job.spec()))
+        .anySatisfy(
+            r ->
+                assertThat(r).contains("spec.kubernetes.mpi sets").contains("runLauncherAsWorker"));
+
+    var v2 = writer.write(job, RenderOptions.DEFAULTS, MpiOperator.MPI_OPERATOR_V2);
+    assertThat(v2.at("/spec/runLauncherAsWorker").asBoolean()).isTrue();
+    assertThat(crd.check(v2)).isEmpty();
+    assertThat(reader.read(v2).job()).isEqualTo(job);
+    assertThat(KubeflowWriter.unsupported(job.spec(), MpiOperator.TRAINING_OPERATOR))
+        .extracting(FieldError::field)
+        .contains("spec.kubernetes.mpi.runLauncherAsWorker");
+  }
+
   @Test
   void settingsAtTheOperatorsDefaultsAreLeftOut() {
     var document = RefusalsTest.change("mpi2", "/spec/mpiImplementation", "OpenMPI");

@@ -89,7 +89,7 @@ class RefusalsTest {
           mpi2 | /spec/mpiImplementation | 3 | spec.mpiImplementation | must be a string
           mpi2 | /spec/launcherCreationPolicy | Later | spec.launcherCreationPolicy | 'Later' must be one of AtStartup, WaitForWorkersReady
           mpi2 | /spec/sshAuthMountPath | .ssh | spec.sshAuthMountPath | must be an absolute path
-          mpi2 | /spec/runLauncherAsWorker | true | spec.runLauncherAsWorker | plans ranks, GPUs and prices on the workers alone
+          mpi2 | /spec/runLauncherAsWorker | 1 | spec.runLauncherAsWorker | must be a boolean
           mpi2 | /spec/slotsPerWorker | 0 | spec.slotsPerWorker | at least 1
           mpi2 | /spec/mainContainer | mpi | spec.mainContainer | not a field of a kubeflow.org/v2beta1 MPIJob spec
           mpi2 | /spec/cleanPodPolicy | All | spec.cleanPodPolicy | not a field of a kubeflow.org/v2beta1 MPIJob spec

@@ -18,16 +18,26 @@ import java.util.Set;
  * @param launcherCreationPolicy {@code AtStartup} (default) or {@code WaitForWorkersReady}
  * @param sshAuthMountPath absolute directory the SSH keys are mounted at ({@code /root/.ssh} by
  *     default)
+ * @param runLauncherAsWorker whether the launcher pod is also one of the hosts that run ranks
+ *     ({@code false} by default)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MpiOptions(
-    String implementation, String launcherCreationPolicy, String sshAuthMountPath) {
+    String implementation,
+    String launcherCreationPolicy,
+    String sshAuthMountPath,
+    Boolean runLauncherAsWorker) {
   public static final String DEFAULT_IMPLEMENTATION = "OpenMPI";
   public static final String DEFAULT_LAUNCHER_CREATION_POLICY = "AtStartup";
   public static final String DEFAULT_SSH_AUTH_MOUNT_PATH = "/root/.ssh";
   public static final Set<String> IMPLEMENTATIONS = Set.of("OpenMPI", "Intel", "MPICH");
   public static final Set<String> LAUNCHER_CREATION_POLICIES =
       Set.of("AtStartup", "WaitForWorkersReady");
+
+  /** Settings with the launcher kept off the hosts (the operator's default). */
+  public MpiOptions(String implementation, String launcherCreationPolicy, String sshAuthMountPath) {
+    this(implementation, launcherCreationPolicy, sshAuthMountPath, null);
+  }
 
   /** True when every field is null or the operator's default. */
   @JsonIgnore
@@ -48,6 +58,9 @@ public record MpiOptions(
     }
     if (sshAuthMountPath != null && !sshAuthMountPath.equals(DEFAULT_SSH_AUTH_MOUNT_PATH)) {
       result.add("sshAuthMountPath");
+    }
+    if (Boolean.TRUE.equals(runLauncherAsWorker)) {
+      result.add("runLauncherAsWorker");
     }
     return result;
   }
