@@ -29,6 +29,7 @@ import io.trainyard.gateway.errors.JsonErrorHandler;
 import io.trainyard.gateway.errors.RequestIds;
 import io.trainyard.gateway.errors.StrictBooleans;
 import io.trainyard.gateway.health.BackendHealthCheck;
+import io.trainyard.gateway.health.ReadinessServlet;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
@@ -165,6 +166,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     environment.lifecycle().manage(priceSchedule);
     environment.healthChecks().register("prices", priceSchedule);
     environment.lifecycle().manage(backends);
+    environment
+        .admin()
+        .addServlet("ready", new ReadinessServlet(environment.healthChecks()))
+        .addMapping(ReadinessServlet.PATH);
     for (var entry : backends.all()) {
       environment
           .healthChecks()

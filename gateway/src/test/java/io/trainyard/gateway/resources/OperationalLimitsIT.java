@@ -90,6 +90,15 @@ class OperationalLimitsIT {
     assertThat(down.path("message").asText())
         .isEqualTo("not started: gke-usc1: the cluster API answered 503 Service Unavailable");
     assertThat(backend("local").path("healthy").asBoolean()).isTrue();
+    // The admin port reports the backend; readiness does not depend on it (a pod taken out of
+    // its Service for a cloud's outage would only add an outage of its own).
+    assertThat(admin("/healthcheck").statusCode()).isEqualTo(500);
+    var ready = admin("/ready");
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    assertThat(ready.body())
+        .contains("\"ready\":true")
+        .contains("\"database\":\"healthy\"")
+        .doesNotContain("backend-");
 
     Files.delete(OUTAGE);
     var deadline = Instant.now().plusSeconds(30);
@@ -97,6 +106,15 @@ class OperationalLimitsIT {
       Thread.sleep(100);
     }
     assertThat(backend("gke-usc1").path("healthy").asBoolean()).isTrue();
+  }
+
+  private static java.net.http.HttpResponse<String> admin(String path) throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + APP.getAdminPort() + path))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
