@@ -34,15 +34,19 @@ public final class KubernetesBackendFactory implements BackendFactory<Kubernetes
   }
 
   /**
-   * A client for the block's kubeconfig (and context), or, without one, the client's own discovery:
+   * A client for the pod's own service account ({@code inCluster: true}, {@link InClusterConfig}),
+   * the block's kubeconfig (and context), or, without either, the client's own discovery:
    * in-cluster service account, then {@code $KUBECONFIG} / {@code ~/.kube/config}.
    *
-   * @throws IllegalArgumentException the kubeconfig cannot be read or lacks the context
+   * @throws IllegalArgumentException the kubeconfig cannot be read or lacks the context, or {@code
+   *     inCluster} is set outside a pod
    */
   static KubernetesClient client(KubernetesConfig config) {
     Config clientConfig;
     var path = config.kubeconfigPath();
-    if (path == null) {
+    if (config.inCluster()) {
+      clientConfig = InClusterConfig.fromPod();
+    } else if (path == null) {
       clientConfig = Config.autoConfigure(config.context());
     } else {
       if (!Files.isReadable(path)) {

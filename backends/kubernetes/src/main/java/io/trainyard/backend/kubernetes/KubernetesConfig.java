@@ -19,6 +19,7 @@ import java.util.Map;
  *   id: onprem-a
  *   region: dc-frankfurt
  *   kubeconfig: /etc/trainyard/onprem-a.kubeconfig   # absent: in-cluster (or ~/.kube/config)
+ *   inCluster: false                                 # true: this pod's service account only
  *   context: onprem-a                                # optional: a context of that kubeconfig
  *   hipaaEligible: false
  *   discountPct: 0
@@ -51,7 +52,8 @@ public record KubernetesConfig(
     List<NodePool> nodePools,
     Map<String, String> runtimes,
     String trainerPodPatches,
-    String mpiOperator)
+    String mpiOperator,
+    boolean inCluster)
     implements BackendConfig {
 
   public KubernetesConfig {
@@ -68,6 +70,10 @@ public record KubernetesConfig(
     runtimes = runtimes == null ? Map.of() : Map.copyOf(runtimes);
     if (discountPct.signum() < 0 || discountPct.compareTo(BigDecimal.valueOf(100)) > 0) {
       throw new IllegalArgumentException("discountPct must be between 0 and 100");
+    }
+    if (inCluster && ((kubeconfig != null && !kubeconfig.isBlank()) || context != null)) {
+      throw new IllegalArgumentException(
+          "inCluster: true uses the pod's service account: leave out kubeconfig and context");
     }
     // Checks every cluster field now, so a bad block fails when the configuration is read.
     ClusterSettings.fromBlock(
@@ -106,7 +112,8 @@ public record KubernetesConfig(
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
       @JsonProperty("trainerPodPatches") String trainerPodPatches,
-      @JsonProperty("mpiOperator") String mpiOperator) {
+      @JsonProperty("mpiOperator") String mpiOperator,
+      @JsonProperty("inCluster") Boolean inCluster) {
     return new KubernetesConfig(
         id,
         region,
@@ -123,7 +130,8 @@ public record KubernetesConfig(
         nodePools,
         runtimes,
         trainerPodPatches,
-        mpiOperator);
+        mpiOperator,
+        Boolean.TRUE.equals(inCluster));
   }
 
   /** The cluster part of this block, which the EKS and GKE blocks share. */
