@@ -1,5 +1,6 @@
 package io.trainyard.gateway.resources;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.trainyard.auth.Role;
 import io.trainyard.gateway.api.DeliveryView;
 import io.trainyard.gateway.api.WebhookRequest;
@@ -100,9 +101,10 @@ public final class WebhooksResource {
   public Response put(
       @PathParam("team") String team,
       @PathParam("id") String id,
-      WebhookRequest request,
+      JsonNode body,
       @Context SecurityContext security) {
     var caller = member(team, security);
+    var request = WebhookRequest.from(body);
     var put = admin.put(team, id, request, AuditActors.of(caller), caller.getName());
     return Response.status(put.created() ? 201 : 200).entity(put.view()).build();
   }

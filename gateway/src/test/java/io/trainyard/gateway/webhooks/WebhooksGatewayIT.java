@@ -241,6 +241,15 @@ class WebhooksGatewayIT {
     assertThat(badId.statusCode()).isEqualTo(400);
     assertThat(JSON.readTree(badId.body()).get("errors").get(0).get("field").asText())
         .isEqualTo("id");
+    var shape =
+        put(
+            "nlp",
+            "bad",
+            nlpAdmin,
+            Map.of("url", receiverBase + "/sink", "enabled", "yes", "sekret", "x"));
+    assertThat(shape.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(shape.body()).get("errors").findValuesAsText("field"))
+        .containsExactlyInAnyOrder("enabled", "sekret");
     assertThat(client.get("/v1/teams/nlp/webhooks/bad", nlpAdmin).status()).isEqualTo(404);
   }
 
