@@ -24,5 +24,10 @@ public final class AuditActions {
   public static final String CONFIG_START = "config.start";
   public static final String IDP_BOOTSTRAP = "idp.bootstrap";
 
+  /** A team's webhook was created or changed (never its secret, only whether it changed). */
+  public static final String WEBHOOK_PUT = "webhook.put";
+
+  public static final String WEBHOOK_DELETE = "webhook.delete";
+
   private AuditActions() {}
 }

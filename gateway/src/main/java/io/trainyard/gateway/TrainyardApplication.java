@@ -50,6 +50,9 @@ import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.TeamsResource;
+import io.trainyard.gateway.resources.WebhooksResource;
+import io.trainyard.gateway.webhooks.FinalMetrics;
+import io.trainyard.gateway.webhooks.Webhooks;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -147,7 +150,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
-    var store = new JobStore(jdbi, clock, audit.jobs());
+    var webhooks = webhooks(config, environment, jdbi, owner, audit);
+    var store = new JobStore(jdbi, clock, webhooks.decorate(audit.jobs()));
     var json = new StoredJson();
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
@@ -246,6 +250,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new QuotesResource(service, reader));
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));
+    jersey.register(new WebhooksResource(webhooks.admin(), webhooks.store(), teams));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
   }
@@ -277,6 +282,49 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .addFilter("source-address", new SourceAddressFilter())
         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     return audit;
+  }
+
+  /**
+   * Completion events: their outbox decorates the job audit, their dispatcher runs in the
+   * background, and receivers may never be this gateway's admin port.
+   */
+  private Webhooks webhooks(
+      TrainyardConfiguration config,
+      Environment environment,
+      org.jdbi.v3.core.Jdbi jdbi,
+      String owner,
+      GatewayAudit audit) {
+    var adminPorts = new java.util.concurrent.CopyOnWriteArraySet<Integer>();
+    if (config.getServerFactory()
+        instanceof io.dropwizard.core.server.DefaultServerFactory server) {
+      for (var connector : server.getAdminConnectors()) {
+        if (connector instanceof io.dropwizard.jetty.HttpConnectorFactory http
+            && http.getPort() > 0) {
+          adminPorts.add(http.getPort());
+        }
+      }
+    }
+    environment
+        .lifecycle()
+        .addServerLifecycleListener(
+            new io.dropwizard.lifecycle.ServerLifecycleListener() {
+              @Override
+              public void serverStarted(org.eclipse.jetty.server.Server server) {
+                adminPorts.add(getAdminPort(server));
+              }
+            });
+    var webhooks =
+        new Webhooks(
+            config.getWebhooks(),
+            jdbi,
+            config.dataPath(),
+            owner,
+            () -> adminPorts,
+            audit.log(),
+            FinalMetrics.NONE,
+            clock);
+    environment.lifecycle().manage(webhooks.dispatcher());
+    return webhooks;
   }
 
   /** The archive of ended attempts' logs, for backends that do not keep them. */

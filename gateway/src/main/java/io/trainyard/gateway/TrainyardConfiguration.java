@@ -14,6 +14,7 @@ import io.trainyard.gateway.config.LogFollowConfig;
 import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
 import io.trainyard.gateway.config.TeamConfig;
+import io.trainyard.gateway.config.WebhooksConfig;
 import io.trainyard.spi.BackendConfig;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMin;
@@ -41,6 +42,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private LogArchiveConfig logArchive = new LogArchiveConfig();
   @Valid @NotNull private BackendHealthConfig backendHealth = new BackendHealthConfig();
   @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
+  @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -143,6 +145,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setBackendHealth(BackendHealthConfig backendHealth) {
     this.backendHealth = backendHealth;
+  }
+
+  @JsonProperty
+  public WebhooksConfig getWebhooks() {
+    return webhooks;
+  }
+
+  @JsonProperty
+  public void setWebhooks(WebhooksConfig webhooks) {
+    this.webhooks = webhooks;
   }
 
   @JsonProperty

@@ -23,6 +23,7 @@ class OpenApiTest {
             OpenApiResource.class,
             DevIssuerResource.class,
             TeamsResource.class,
+            WebhooksResource.class,
             AuditResource.class)) {
       collect(Resource.from(type), "", served);
     }
