@@ -134,18 +134,29 @@ public final class JobService {
     var quote = quote(caller, submitted);
     var decision = quote.decision();
     var actor = AuditActors.of(caller);
-    var chosen = decision.offer(0);
-    if (chosen.isEmpty() && decision.neverRunnable()) {
+    if (decision.offers().isEmpty() && decision.neverRunnable()) {
       var message = "no backend can run this job; the decision lists why";
       store.refused(row(caller, quote, null), actor, message);
       throw new ApiException(ErrorCode.NO_OFFER, message, List.of(), decision);
     }
-    var offer = chosen.orElse(null);
-    var row = row(caller, quote, offer);
+    // The first offer with room: a backend that says it has no free capacity is full now.
+    var full = new ArrayList<String>();
+    Candidate offer = null;
+    int index = 0;
+    for (var candidate : decision.offers()) {
+      var free = candidate.placement() == null ? null : candidate.placement().freeCapacity();
+      if (free == null || free > 0) {
+        offer = candidate;
+        break;
+      }
+      full.add(candidate.backendId() + ": no free capacity now");
+      index++;
+    }
+    var row = row(caller, quote, offer).toBuilder().offerIndex(offer == null ? 0 : index).build();
     JobEvent event;
     if (offer == null) {
       // Some backend could run it once it is up or has room: it waits in the queue.
-      var why = QueueDispatcher.whyWaiting(decision, List.of());
+      var why = QueueDispatcher.whyWaiting(decision, full);
       row = row.toBuilder().state(JobState.QUEUED).reason(why).build();
       event = JobEvent.of(row.id(), row.createdAt(), JobEvent.STATE, "QUEUED: " + why);
     } else {

@@ -216,7 +216,8 @@ public final class QueueStore {
                 .execute());
   }
 
-  Instant now() {
+  /** The clock's time at the precision the tables keep. */
+  public Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MICROS);
   }
 
