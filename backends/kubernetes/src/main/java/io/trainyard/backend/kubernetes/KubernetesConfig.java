@@ -51,7 +51,8 @@ public record KubernetesConfig(
     List<NodePool> nodePools,
     Map<String, String> runtimes,
     String trainerPodPatches,
-    String mpiOperator)
+    String mpiOperator,
+    List<PriorityClassRange> priorityClasses)
     implements BackendConfig {
 
   public KubernetesConfig {
@@ -85,6 +86,44 @@ public record KubernetesConfig(
         mpiOperator);
   }
 
+  /** A block without {@code priorityClasses}. */
+  public KubernetesConfig(
+      String id,
+      String region,
+      boolean hipaaEligible,
+      BigDecimal discountPct,
+      String kubeconfig,
+      String context,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools,
+      Map<String, String> runtimes,
+      String trainerPodPatches,
+      String mpiOperator) {
+    this(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        kubeconfig,
+        context,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        mpiOperator,
+        null);
+  }
+
   /**
    * Binds a block in which any field may be missing; a missing {@code hipaaEligible} must not trip
    * a mapper that refuses nulls for primitives.
@@ -106,7 +145,8 @@ public record KubernetesConfig(
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
       @JsonProperty("trainerPodPatches") String trainerPodPatches,
-      @JsonProperty("mpiOperator") String mpiOperator) {
+      @JsonProperty("mpiOperator") String mpiOperator,
+      @JsonProperty("priorityClasses") List<PriorityClassRange> priorityClasses) {
     return new KubernetesConfig(
         id,
         region,
@@ -123,24 +163,26 @@ public record KubernetesConfig(
         nodePools,
         runtimes,
         trainerPodPatches,
-        mpiOperator);
+        mpiOperator,
+        priorityClasses);
   }
 
   /** The cluster part of this block, which the EKS and GKE blocks share. */
   public ClusterSettings settings() {
     return ClusterSettings.fromBlock(
-        id,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator);
+            id,
+            region,
+            flavor,
+            trainerRuntime,
+            kueueQueue,
+            admissionTimeout,
+            feeUsdPerHour,
+            provider,
+            nodePools,
+            runtimes,
+            trainerPodPatches,
+            mpiOperator)
+        .withPriorityClasses(priorityClasses);
   }
 
   @Override
