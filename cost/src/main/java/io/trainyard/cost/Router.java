@@ -40,8 +40,12 @@ public final class Router {
     for (var quote : quotes) {
       var reason = backendReason(spec, placement, quote);
       if (reason != null) {
-        // Only the backend's own state can lift (unhealthy); the spec's choices never do.
-        var kind = quote.unavailable() != null ? quote.unavailableKind() : Rejection.Kind.NEVER;
+        // Only the backend's own state can lift (unhealthy); the spec's choices never do, so a
+        // down backend the spec excludes anyway is never.
+        var kind =
+            quote.unavailable() != null && specReason(spec, placement, quote) == null
+                ? quote.unavailableKind()
+                : Rejection.Kind.NEVER;
         rejected.add(row(quote, null, null, hours).reject(reason, kind));
         continue;
       }
@@ -88,6 +92,11 @@ public final class Router {
     if (quote.unavailable() != null) {
       return quote.unavailable();
     }
+    return specReason(spec, placement, quote);
+  }
+
+  /** Why the spec itself rules the backend out (allow-list, regions, data class); null if not. */
+  private static String specReason(JobSpec spec, PlacementSpec placement, BackendQuote quote) {
     if (!placement.backends().isEmpty() && !placement.backends().contains(quote.backendId())) {
       return placement.effectivePolicy() == PlacementPolicy.PINNED
           ? "not the pinned backend"

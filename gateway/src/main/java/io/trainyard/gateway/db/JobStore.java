@@ -44,6 +44,13 @@ public final class JobStore {
           .map(s -> "'" + s.name() + "'")
           .collect(Collectors.joining(", "));
 
+  /** The live states but QUEUED: what the reconciler leases when a queue dispatcher runs. */
+  private static final String LIVE_STATES_BUT_QUEUED =
+      Arrays.stream(JobState.values())
+          .filter(s -> !s.isTerminal() && s != JobState.QUEUED)
+          .map(s -> "'" + s.name() + "'")
+          .collect(Collectors.joining(", "));
+
   private static final String FENCE =
       " WHERE id = :id AND version = :version AND lease_owner = :owner AND lease_until > :now";
 
@@ -180,7 +187,7 @@ public final class JobStore {
   public List<JobRow> claim(
       String owner, Duration lease, int max, Predicate<String> busy, boolean includeQueued) {
     Objects.requireNonNull(owner, "owner");
-    var states = includeQueued ? LIVE_STATES : LIVE_STATES.replace("'QUEUED', ", "");
+    var states = includeQueued ? LIVE_STATES : LIVE_STATES_BUT_QUEUED;
     var now = now();
     var until = now.plus(lease);
     return jdbi.withHandle(

@@ -86,20 +86,18 @@ public final class JobService {
     var config = entry.config();
     var kind = entry.backend().kind();
     var refusal = teams.refusal(team, entry);
-    if (refusal == null) {
-      var down = backends.unavailableReason(config.id());
-      if (down != null) {
-        // Down now, maybe up soon: the job may wait for it (QUEUED) rather than be refused.
-        return BackendQuote.unavailable(
-            config.id(), kind, config.region(), down, Rejection.Kind.NOT_NOW);
-      }
-    }
     var regions = teams.regions(team);
     if (refusal == null && !regions.isEmpty() && !regions.contains(config.region())) {
       refusal = "region " + config.region() + " is outside team " + team + "'s residency";
     }
     if (refusal != null) {
       return BackendQuote.unavailable(config.id(), kind, config.region(), refusal);
+    }
+    var down = backends.unavailableReason(config.id());
+    if (down != null) {
+      // Down now, maybe up soon: the job may wait for it (QUEUED) rather than be refused.
+      return BackendQuote.unavailable(
+          config.id(), kind, config.region(), down, Rejection.Kind.NOT_NOW);
     }
     try {
       return new BackendQuote(
