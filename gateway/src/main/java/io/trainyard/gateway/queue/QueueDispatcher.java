@@ -216,6 +216,11 @@ public final class QueueDispatcher implements Reconciler.Queue {
   }
 
   private void stillQueued(JobRow job, String owner, String reason) {
+    if (reason.equals(job.reason())) {
+      // Nothing new to say: no write, just the lease back (a pass re-quotes every queued job).
+      store.release(job.id(), owner);
+      return;
+    }
     var next = job.toBuilder().reason(reason).updatedAt(now()).build();
     if (store.update(next, job.version(), owner, List.of())) {
       store.release(job.id(), owner);
