@@ -2,6 +2,7 @@ package io.trainyard.cost;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.trainyard.spi.Placement;
+import io.trainyard.spi.Rejection;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param estimatedUsd hourly × estimated hours; null when not priced
  * @param estimated the price includes an estimate rather than a published price
  * @param rejected why this row cannot take the job; null for an offer
+ * @param rejectedKind whether {@code rejected} could lift ({@code not-now}: the job may wait in the
+ *     queue) or not ({@code never}); null for an offer
  * @param placement what the backend proposed; null when it proposed nothing
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,6 +30,7 @@ public record Candidate(
     boolean estimated,
     boolean chosen,
     String rejected,
+    Rejection.Kind rejectedKind,
     List<String> notes,
     Placement placement) {
   public Candidate {
@@ -40,14 +44,18 @@ public record Candidate(
   }
 
   Candidate reject(String reason) {
-    return with(false, reason);
+    return reject(reason, Rejection.Kind.NEVER);
+  }
+
+  Candidate reject(String reason, Rejection.Kind rejectionKind) {
+    return with(false, reason, rejectionKind);
   }
 
   Candidate choose() {
-    return with(true, null);
+    return with(true, null, null);
   }
 
-  private Candidate with(boolean isChosen, String rejection) {
+  private Candidate with(boolean isChosen, String rejection, Rejection.Kind rejectionKind) {
     return new Candidate(
         backendId,
         kind,
@@ -58,6 +66,7 @@ public record Candidate(
         estimated,
         isChosen,
         rejection,
+        rejectionKind,
         notes,
         placement);
   }

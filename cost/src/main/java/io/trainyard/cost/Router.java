@@ -1,6 +1,7 @@
 package io.trainyard.cost;
 
 import io.trainyard.spi.Placement;
+import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.DataClassification;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.PlacementPolicy;
@@ -39,11 +40,17 @@ public final class Router {
     for (var quote : quotes) {
       var reason = backendReason(spec, placement, quote);
       if (reason != null) {
-        rejected.add(row(quote, null, null, hours).reject(reason));
+        // Only the backend's own state can lift (unhealthy); the spec's choices never do, so a
+        // down backend the spec excludes anyway is never.
+        var kind =
+            quote.unavailable() != null && specReason(spec, placement, quote) == null
+                ? quote.unavailableKind()
+                : Rejection.Kind.NEVER;
+        rejected.add(row(quote, null, null, hours).reject(reason, kind));
         continue;
       }
       for (var r : quote.proposals().rejections()) {
-        rejected.add(row(quote, null, null, hours).reject(r.reason()));
+        rejected.add(row(quote, null, null, hours).reject(r.reason(), r.kind()));
       }
       for (var p : quote.proposals().placements()) {
         var priced = prices.price(p);
@@ -85,6 +92,11 @@ public final class Router {
     if (quote.unavailable() != null) {
       return quote.unavailable();
     }
+    return specReason(spec, placement, quote);
+  }
+
+  /** Why the spec itself rules the backend out (allow-list, regions, data class); null if not. */
+  private static String specReason(JobSpec spec, PlacementSpec placement, BackendQuote quote) {
     if (!placement.backends().isEmpty() && !placement.backends().contains(quote.backendId())) {
       return placement.effectivePolicy() == PlacementPolicy.PINNED
           ? "not the pinned backend"
@@ -133,6 +145,7 @@ public final class Router {
         total,
         price != null && price.estimated(),
         false,
+        null,
         null,
         notes(p, price),
         p);

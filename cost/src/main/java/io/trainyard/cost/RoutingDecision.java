@@ -1,6 +1,7 @@
 package io.trainyard.cost;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.PlacementPolicy;
 import java.time.LocalDate;
 import java.util.List;
@@ -23,6 +24,26 @@ public record RoutingDecision(
   @JsonIgnore
   public List<Candidate> offers() {
     return candidates.stream().filter(Candidate::isOffer).toList();
+  }
+
+  /**
+   * No offer, and no rejection that could lift: no backend could ever run the job as it stands (the
+   * gateway answers 422). False when there is an offer or any {@code not-now} rejection.
+   */
+  @JsonIgnore
+  public boolean neverRunnable() {
+    return offers().isEmpty()
+        && candidates.stream().noneMatch(c -> c.rejectedKind() == Rejection.Kind.NOT_NOW);
+  }
+
+  /** The rejections that could lift, as "backend: reason": why a queued job waits. */
+  @JsonIgnore
+  public List<String> notNowReasons() {
+    return candidates.stream()
+        .filter(c -> c.rejectedKind() == Rejection.Kind.NOT_NOW)
+        .map(c -> c.backendId() + ": " + c.rejected())
+        .distinct()
+        .toList();
   }
 
   /** The offer at {@code index} of {@link #offers()}, if there is one (failover walks these). */

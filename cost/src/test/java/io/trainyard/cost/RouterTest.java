@@ -260,6 +260,46 @@ class RouterTest {
         null);
   }
 
+  @Test
+  void eachRejectionSaysWhetherWaitingCouldHelp() {
+    var down =
+        BackendQuote.unavailable("down", "k", "r", "unhealthy: timeout", Rejection.Kind.NOT_NOW);
+    var forbidden = BackendQuote.unavailable("other", "k", "r", "not allowed for team nlp");
+    var full =
+        new BackendQuote(
+            "full", "k", "r", false, null, Proposals.notNow("full", "no free job slot"), null);
+    var small =
+        new BackendQuote(
+            "small", "k", "r", false, null, Proposals.rejected("small", "no pool fits"), null);
+    var decision = router.route(spec(null, null), List.of(down, forbidden, full, small));
+
+    assertThat(decision.candidates())
+        .extracting(Candidate::backendId, c -> c.rejectedKind().wireName())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("down", "not-now"),
+            org.assertj.core.groups.Tuple.tuple("full", "not-now"),
+            org.assertj.core.groups.Tuple.tuple("other", "never"),
+            org.assertj.core.groups.Tuple.tuple("small", "never"));
+    assertThat(decision.neverRunnable()).isFalse();
+    assertThat(decision.notNowReasons())
+        .containsExactly("down: unhealthy: timeout", "full: no free job slot");
+
+    var never = router.route(spec(null, null), List.of(forbidden, small));
+    assertThat(never.neverRunnable()).isTrue();
+    assertThat(never.notNowReasons()).isEmpty();
+  }
+
+  @Test
+  void theSpecsOwnChoicesAreNeverEvenOnADownBackend() {
+    var pinned = new PlacementSpec(PlacementPolicy.PINNED, List.of("up"), null, null, null);
+    var down = BackendQuote.unavailable("down", "k", "r", "unhealthy", Rejection.Kind.NOT_NOW);
+    var decision = router.route(spec(pinned, null), List.of(down));
+    // Unhealthy is said first, but waiting could help only if the spec allowed the backend.
+    assertThat(decision.candidates().get(0).rejected()).isEqualTo("unhealthy");
+    assertThat(decision.candidates().get(0).rejectedKind()).isEqualTo(Rejection.Kind.NEVER);
+    assertThat(decision.neverRunnable()).isTrue();
+  }
+
   private static Placement placement(String id, String region, String usd, boolean spot) {
     return new Placement(
         id,

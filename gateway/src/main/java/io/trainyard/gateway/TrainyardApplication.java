@@ -37,6 +37,10 @@ import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
+import io.trainyard.gateway.queue.QueueDispatcher;
+import io.trainyard.gateway.queue.QueueFacts;
+import io.trainyard.gateway.queue.QueueStore;
+import io.trainyard.gateway.queue.TeamQuotas;
 import io.trainyard.gateway.reconcile.JobLogs;
 import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.LogArchive;
@@ -48,6 +52,7 @@ import io.trainyard.gateway.resources.DevIssuerResource;
 import io.trainyard.gateway.resources.FollowLimits;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
+import io.trainyard.gateway.resources.QueueResource;
 import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.TeamsResource;
 import io.trainyard.gateway.resources.WebhooksResource;
@@ -151,8 +156,16 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
     var webhooks = webhooks(config, environment, jdbi, owner, audit);
-    var store = new JobStore(jdbi, clock, webhooks.decorate(audit.jobs()));
     var json = new StoredJson();
+    // The queue (README "The queue"): ordering facts and quotas, in every job change's transaction.
+    var queueStore = new QueueStore(jdbi, clock);
+    var teams = new TeamDirectory(config.getTeams(), devMode);
+    var store =
+        new JobStore(
+            jdbi,
+            clock,
+            new QueueFacts(webhooks.decorate(audit.jobs()), queueStore, teams, json),
+            new TeamQuotas(teams, json));
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
     var backends =
@@ -182,7 +195,6 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
               new BackendHealthCheck(backends, entry.config().id()));
     }
 
-    var teams = new TeamDirectory(config.getTeams(), devMode);
     var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
@@ -212,6 +224,16 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 reconcilerConfig.getResyncInterval().toJavaDuration(),
                 reconcilerConfig.getBatchSize()),
             clock);
+    reconciler.withQueue(
+        new QueueDispatcher(
+            store,
+            queueStore,
+            service::route,
+            teams,
+            backends,
+            json,
+            prices::catalog,
+            QueueDispatcher.REQUOTE_EVERY));
     environment.lifecycle().manage(reconciler);
 
     var jersey = environment.jersey();
@@ -248,6 +270,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             clock));
     jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
     jersey.register(new QuotesResource(service, reader));
+    jersey.register(new QueueResource(queueStore, teams, clock));
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));
     jersey.register(new WebhooksResource(webhooks.admin(), webhooks.store(), teams));

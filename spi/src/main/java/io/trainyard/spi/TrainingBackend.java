@@ -21,7 +21,10 @@ public interface TrainingBackend extends AutoCloseable {
   /**
    * The concrete ways this backend could run {@code spec}, each a {@link Placement} the cost module
    * prices, plus a {@link Rejection} for every way it cannot. Never throws for "cannot run this";
-   * pure apart from reading configuration and cached capacity.
+   * pure apart from reading configuration and cached capacity. Each rejection says its {@link
+   * Rejection.Kind}: {@code NEVER} only when the spec cannot fit this backend's configuration;
+   * {@code NOT_NOW} when it is down, full or over a quota, so the job waits in the queue rather
+   * than being refused.
    */
   Proposals placements(JobSpec spec);
 

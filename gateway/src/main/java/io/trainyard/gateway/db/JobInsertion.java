@@ -32,6 +32,7 @@ final class JobInsertion {
   private final Budget budget;
   private final JobAudit audit;
   private final AuditActor actor;
+  private final JobAdmission admission;
 
   JobInsertion(
       Jdbi jdbi,
@@ -40,7 +41,9 @@ final class JobInsertion {
       IdempotencyKey keyOrNull,
       Budget budget,
       JobAudit audit,
-      AuditActor actor) {
+      AuditActor actor,
+      JobAdmission admission) {
+    this.admission = admission;
     this.jdbi = jdbi;
     this.job = job;
     this.event = event;
@@ -88,7 +91,13 @@ final class JobInsertion {
     }
     var stored = job.toBuilder().lease(null, null).version(0).build();
     var first = event;
-    if (budget != null) {
+    // A job stored QUEUED (no backend can take it now) has no offer to check yet: that happens
+    // when it is dispatched.
+    var placed = job.state() == JobState.PENDING;
+    if (placed && admission != JobAdmission.NONE) {
+      TeamLedger.lock(h, job.team());
+    }
+    if (placed && budget != null) {
       var verdict = TeamLedger.lockAndCheck(h, job.team(), budget, job.estimatedUsd(), now);
       if (!verdict.fits()) {
         if (budget.overBudget() == Budget.OverBudget.REFUSE) {
@@ -103,6 +112,21 @@ final class JobInsertion {
                 .reason(verdict.reason())
                 .build();
         first = JobEvent.of(job.id(), event.at(), JobEvent.STATE, "QUEUED: " + verdict.reason());
+      }
+    }
+    if (stored.state() == JobState.PENDING) {
+      var refusal = admission.refusal(h, stored);
+      if (refusal != null) {
+        // Over a team quota: it waits, and is dispatched in queue order when room frees.
+        stored =
+            stored.toBuilder()
+                .state(JobState.QUEUED)
+                .backendId(null)
+                .hourlyUsd(null)
+                .estimatedUsd(null)
+                .reason(refusal)
+                .build();
+        first = JobEvent.of(job.id(), event.at(), JobEvent.STATE, "QUEUED: " + refusal);
       }
     }
     JobColumns.bindAll(h.createUpdate(JobColumns.INSERT), stored).execute();

@@ -44,12 +44,20 @@ public final class JobStore {
           .map(s -> "'" + s.name() + "'")
           .collect(Collectors.joining(", "));
 
+  /** The live states but QUEUED: what the reconciler leases when a queue dispatcher runs. */
+  private static final String LIVE_STATES_BUT_QUEUED =
+      Arrays.stream(JobState.values())
+          .filter(s -> !s.isTerminal() && s != JobState.QUEUED)
+          .map(s -> "'" + s.name() + "'")
+          .collect(Collectors.joining(", "));
+
   private static final String FENCE =
       " WHERE id = :id AND version = :version AND lease_owner = :owner AND lease_until > :now";
 
   private final Jdbi jdbi;
   private final Clock clock;
   private final JobAudit audit;
+  private final JobAdmission admission;
 
   /** A store that audits nothing: for tests of the job tables alone. */
   public JobStore(Jdbi jdbi, Clock clock) {
@@ -60,9 +68,18 @@ public final class JobStore {
    * @param audit writes the audit events of every change in the change's own transaction
    */
   public JobStore(Jdbi jdbi, Clock clock, JobAudit audit) {
+    this(jdbi, clock, audit, JobAdmission.NONE);
+  }
+
+  /**
+   * @param admission the teams' quotas, checked wherever a job would be placed on a backend; a job
+   *     over one is stored (or stays) QUEUED with the reason
+   */
+  public JobStore(Jdbi jdbi, Clock clock, JobAudit audit, JobAdmission admission) {
     this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.audit = Objects.requireNonNull(audit, "audit");
+    this.admission = Objects.requireNonNull(admission, "admission");
   }
 
   /**
@@ -93,10 +110,11 @@ public final class JobStore {
   public InsertResult insert(
       JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget, AuditActor actor) {
     requireEventOf(job, event);
-    if (budget != null) {
+    if (budget != null || admission != JobAdmission.NONE) {
       TeamLedger.ensureTeam(jdbi, job.team(), now());
     }
-    return new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor).run(this::now);
+    return new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission)
+        .run(this::now);
   }
 
   /** Audits a submission that was refused before anything could be stored (no offer). */
@@ -159,7 +177,17 @@ public final class JobStore {
    * replica is still stepping, whose version a new lease would bump under the step's feet.
    */
   public List<JobRow> claim(String owner, Duration lease, int max, Predicate<String> busy) {
+    return claim(owner, lease, max, busy, true);
+  }
+
+  /**
+   * {@link #claim(String, Duration, int, Predicate)}; without QUEUED jobs when {@code
+   * includeQueued} is false (a queue dispatcher takes those in its own order, {@link #claimOne}).
+   */
+  public List<JobRow> claim(
+      String owner, Duration lease, int max, Predicate<String> busy, boolean includeQueued) {
     Objects.requireNonNull(owner, "owner");
+    var states = includeQueued ? LIVE_STATES : LIVE_STATES_BUT_QUEUED;
     var now = now();
     var until = now.plus(lease);
     return jdbi.withHandle(
@@ -170,7 +198,7 @@ public final class JobStore {
               h.createQuery(
                       JobColumns.SELECT
                           + " WHERE state IN ("
-                          + LIVE_STATES
+                          + states
                           + ") AND (lease_owner IS NULL OR lease_until <= :now"
                           + " OR lease_owner = :owner)"
                           + " ORDER BY lease_until NULLS FIRST, updated_at, id LIMIT :limit")
@@ -196,6 +224,35 @@ public final class JobStore {
             }
           }
           return won;
+        });
+  }
+
+  /**
+   * Leases job {@code id} for {@code owner} as {@link #claim} would, if it is live and its lease is
+   * free, lapsed or already {@code owner}'s.
+   *
+   * @return the row as now stored (new lease, new version); empty when it is not there to take
+   */
+  public Optional<JobRow> claimOne(String id, String owner, Duration lease) {
+    var now = now();
+    var until = now.plus(lease);
+    return jdbi.withHandle(
+        h -> {
+          var row =
+              h.createQuery(JobColumns.SELECT + " WHERE id = :id")
+                  .bind("id", id)
+                  .map(JobColumns.MAPPER)
+                  .findOne();
+          if (row.isEmpty()
+              || row.get().state().isTerminal()
+              || row.get().leaseOwner() != null
+                  && !row.get().leaseOwner().equals(owner)
+                  && row.get().leaseUntil().isAfter(now)
+              || !leaseOne(h, row.get(), owner, until)) {
+            return Optional.<JobRow>empty();
+          }
+          return Optional.of(
+              row.get().toBuilder().lease(owner, until).version(row.get().version() + 1).build());
         });
   }
 
@@ -279,6 +336,37 @@ public final class JobStore {
           }
           fencedUpdate(h, next, expectedVersion, owner, events);
           return Optional.<Budget.Verdict>empty();
+        });
+  }
+
+  /**
+   * Moves a QUEUED job on to {@code next} (PENDING on an offer), fenced like {@link #update}, if
+   * the team's budget and quotas ({@link JobAdmission}) leave room, checked with the team's row
+   * locked.
+   *
+   * @param budget the team's budget; null when it has none
+   * @return why it must wait (nothing written); empty when moved on or fenced out
+   */
+  public Optional<String> admit(
+      JobRow next, long expectedVersion, String owner, JobEvent event, Budget budget) {
+    requireEventOf(next, event);
+    TeamLedger.ensureTeam(jdbi, next.team(), now());
+    return jdbi.inTransaction(
+        h -> {
+          TeamLedger.lock(h, next.team());
+          if (budget != null) {
+            var verdict =
+                TeamLedger.lockAndCheck(h, next.team(), budget, next.estimatedUsd(), now());
+            if (!verdict.fits()) {
+              return Optional.of(verdict.reason());
+            }
+          }
+          var refusal = admission.refusal(h, next);
+          if (refusal != null) {
+            return Optional.of(refusal);
+          }
+          fencedUpdate(h, next, expectedVersion, owner, List.of(event));
+          return Optional.<String>empty();
         });
   }
 

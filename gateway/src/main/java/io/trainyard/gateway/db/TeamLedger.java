@@ -43,13 +43,18 @@ final class TeamLedger {
     }
   }
 
-  /** Locks the team's row until the transaction ends, then checks the job against the budget. */
-  static Budget.Verdict lockAndCheck(
-      Handle h, String team, Budget budget, BigDecimal jobUsd, Instant now) {
+  /** Locks the team's row until the transaction ends. */
+  static void lock(Handle h, String team) {
     h.createQuery("SELECT name FROM teams WHERE name = :team FOR UPDATE")
         .bind("team", team)
         .mapTo(String.class)
         .one();
+  }
+
+  /** Locks the team's row until the transaction ends, then checks the job against the budget. */
+  static Budget.Verdict lockAndCheck(
+      Handle h, String team, Budget budget, BigDecimal jobUsd, Instant now) {
+    lock(h, team);
     return budget.check(spend(h, team, YearMonth.from(now.atZone(ZoneOffset.UTC)), now), jobUsd);
   }
 

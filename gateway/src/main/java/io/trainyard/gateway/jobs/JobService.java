@@ -16,7 +16,10 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.queue.QueueDispatcher;
+import io.trainyard.gateway.queue.QueuePriority;
 import io.trainyard.spi.JobState;
+import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
@@ -65,7 +68,9 @@ public final class JobService {
   public Quote quote(Caller caller, SpecReader.ParsedJob submitted) {
     var team = teams.resolve(caller.principal(), submitted.job().metadata().team());
     var job = submitted.job().withTeam(team);
-    return new Quote(team, job, route(team, job), submitted.warnings());
+    var warnings = new ArrayList<>(submitted.warnings());
+    QueuePriority.warning(team, teams.config(team), job.spec()).ifPresent(warnings::add);
+    return new Quote(team, job, route(team, job), warnings);
   }
 
   /** Routes a job of {@code team} over every backend now; also re-quotes QUEUED jobs. */
@@ -81,15 +86,18 @@ public final class JobService {
     var config = entry.config();
     var kind = entry.backend().kind();
     var refusal = teams.refusal(team, entry);
-    if (refusal == null) {
-      refusal = backends.unavailableReason(config.id());
-    }
     var regions = teams.regions(team);
     if (refusal == null && !regions.isEmpty() && !regions.contains(config.region())) {
       refusal = "region " + config.region() + " is outside team " + team + "'s residency";
     }
     if (refusal != null) {
       return BackendQuote.unavailable(config.id(), kind, config.region(), refusal);
+    }
+    var down = backends.unavailableReason(config.id());
+    if (down != null) {
+      // Down now, maybe up soon: the job may wait for it (QUEUED) rather than be refused.
+      return BackendQuote.unavailable(
+          config.id(), kind, config.region(), down, Rejection.Kind.NOT_NOW);
     }
     try {
       return new BackendQuote(
@@ -101,14 +109,20 @@ public final class JobService {
           entry.backend().placements(job.spec()),
           null);
     } catch (RuntimeException e) {
+      // A backend that fails to answer is in trouble, not a verdict on the spec.
       return BackendQuote.unavailable(
-          config.id(), kind, config.region(), "could not propose a placement: " + e.getMessage());
+          config.id(),
+          kind,
+          config.region(),
+          "could not propose a placement: " + e.getMessage(),
+          Rejection.Kind.NOT_NOW);
     }
   }
 
   /**
    * Routes and stores the job as PENDING on the chosen offer, in one transaction with its
-   * idempotency key. Nothing is stored when no backend can take it.
+   * idempotency key; QUEUED when no backend can take it now but one could once it is up or has room
+   * (or the team is over a quota). Nothing is stored when no backend could ever run it (422).
    */
   public Submitted submit(Caller caller, SpecReader.ParsedJob submitted, String idempotencyKey) {
     if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
@@ -118,19 +132,38 @@ public final class JobService {
     var quote = quote(caller, submitted);
     var decision = quote.decision();
     var actor = AuditActors.of(caller);
-    var chosen = decision.offer(0);
-    if (chosen.isEmpty()) {
+    if (decision.offers().isEmpty() && decision.neverRunnable()) {
       var message = "no backend can run this job; the decision lists why";
       store.refused(row(caller, quote, null), actor, message);
       throw new ApiException(ErrorCode.NO_OFFER, message, List.of(), decision);
     }
-    var offer = chosen.get();
-    var row = row(caller, quote, offer);
+    // The first offer with room: a backend that says it has no free capacity is full now.
+    var full = new ArrayList<String>();
+    Candidate offer = null;
+    int index = 0;
+    for (var candidate : decision.offers()) {
+      var free = candidate.placement() == null ? null : candidate.placement().freeCapacity();
+      if (free == null || free > 0) {
+        offer = candidate;
+        break;
+      }
+      full.add(candidate.backendId() + ": no free capacity now");
+      index++;
+    }
+    var row = row(caller, quote, offer).toBuilder().offerIndex(offer == null ? 0 : index).build();
+    JobEvent event;
+    if (offer == null) {
+      // Some backend could run it once it is up or has room: it waits in the queue.
+      var why = QueueDispatcher.whyWaiting(decision, full);
+      row = row.toBuilder().state(JobState.QUEUED).reason(why).build();
+      event = JobEvent.of(row.id(), row.createdAt(), JobEvent.STATE, "QUEUED: " + why);
+    } else {
+      event =
+          JobEvent.of(
+              row.id(), row.createdAt(), JobEvent.STATE, "PENDING: routed to " + describe(offer));
+    }
     var specHash = row.specHash();
     var principal = caller.principal();
-    var event =
-        JobEvent.of(
-            row.id(), row.createdAt(), JobEvent.STATE, "PENDING: routed to " + describe(offer));
     var key =
         idempotencyKey == null
             ? null

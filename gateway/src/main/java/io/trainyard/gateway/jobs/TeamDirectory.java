@@ -101,7 +101,12 @@ public final class TeamDirectory {
    * that backend (its config's {@code namespaces}, else the team's name).
    */
   public Map<String, String> settings(String team, String backendId) {
-    return Map.of("namespace", config(team).namespaces().getOrDefault(backendId, team));
+    var config = config(team);
+    var namespace = config.namespaces().getOrDefault(backendId, team);
+    // The priority cap goes with the job, so a cluster's priorityClasses map the capped priority.
+    return config.maxPriority() == null
+        ? Map.of("namespace", namespace)
+        : Map.of("namespace", namespace, "maxPriority", String.valueOf(config.maxPriority()));
   }
 
   /** The team's residency regions; empty = any. */

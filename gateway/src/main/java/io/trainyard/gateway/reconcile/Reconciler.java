@@ -63,6 +63,21 @@ public final class Reconciler implements Managed {
    */
   public record Settings(String owner, Duration lease, Duration interval, int batchSize) {}
 
+  /**
+   * Takes QUEUED jobs on to backends in its own order, once per pass before the other jobs are
+   * leased (io.trainyard.gateway.queue.QueueDispatcher). Without one, each QUEUED job is re-quoted
+   * on its own by {@link JobStepper}.
+   */
+  public interface Queue {
+    /** One dispatch pass as {@code owner}; returns how many jobs were placed. */
+    int dispatch(String owner, Duration lease);
+
+    /** Lets go of anything {@code owner} holds, at stop. */
+    void release(String owner);
+  }
+
+  private Queue queue;
+
   public Reconciler(
       JobStore store,
       JobStepper stepper,
@@ -77,6 +92,12 @@ public final class Reconciler implements Managed {
     this.interval = settings.interval();
     this.batchSize = settings.batchSize();
     this.clock = clock;
+  }
+
+  /** Dispatches QUEUED jobs with {@code queue} from now on (before {@link #start()}). */
+  public Reconciler withQueue(Queue queue) {
+    this.queue = queue;
+    return this;
   }
 
   public String owner() {
@@ -119,6 +140,9 @@ public final class Reconciler implements Managed {
       lane.awaitTermination(10, TimeUnit.SECONDS);
     }
     lanes.clear();
+    if (queue != null) {
+      queue.release(owner);
+    }
   }
 
   private void loop() {
@@ -146,7 +170,10 @@ public final class Reconciler implements Managed {
    */
   public int passOnce() {
     purgeExpiredKeys();
-    var claimed = store.claim(owner, lease, batchSize, inLane::contains);
+    if (queue != null) {
+      queue.dispatch(owner, lease);
+    }
+    var claimed = store.claim(owner, lease, batchSize, inLane::contains, queue == null);
     if (thread == null) {
       // Driven by a test, without the background thread: every step done when this returns.
       claimed.forEach(job -> stepper.step(job, owner));

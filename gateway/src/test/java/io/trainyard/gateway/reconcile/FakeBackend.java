@@ -58,6 +58,9 @@ final class FakeBackend implements TrainingBackend {
   volatile Answer answer = Answer.ACCEPT;
   volatile BackendHealth healthAnswer = BackendHealth.ok();
 
+  /** Instances free, as a backend that knows its capacity proposes them; null = unknown. */
+  volatile Integer freeCapacity;
+
   /** When set, submits wait until it is counted down: a backend whose calls hang. */
   volatile java.util.concurrent.CountDownLatch submitGate;
 
@@ -110,7 +113,7 @@ final class FakeBackend implements TrainingBackend {
             List.of(new PlacementLine(List.of("master"), "node", 1, null, 0)),
             usdPerHour,
             null,
-            null,
+            freeCapacity,
             List.of()));
   }
 

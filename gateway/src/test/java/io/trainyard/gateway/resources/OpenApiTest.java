@@ -19,6 +19,7 @@ class OpenApiTest {
         List.of(
             JobsResource.class,
             QuotesResource.class,
+            QueueResource.class,
             BackendsResource.class,
             OpenApiResource.class,
             DevIssuerResource.class,

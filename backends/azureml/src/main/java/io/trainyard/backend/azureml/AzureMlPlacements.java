@@ -173,6 +173,11 @@ final class AzureMlPlacements {
         .or(() -> shapes.find(PROVIDER, VM_SERVICE, config.region(), size.size()));
   }
 
+  /**
+   * Every rejection here compares the spec with this backend's configuration (instance types,
+   * frameworks, fields), which waiting does not change: {@code NEVER}. Capacity and quota refusals
+   * come from the service at submit ({@code CapacityUnavailable}) and requeue the job.
+   */
   private Rejection rejection(String reason) {
     return new Rejection(config.id(), reason);
   }

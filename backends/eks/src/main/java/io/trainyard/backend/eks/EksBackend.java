@@ -65,7 +65,8 @@ final class EksBackend implements TrainingBackend {
     try {
       backend = connected();
     } catch (BackendException e) {
-      return Proposals.rejected(id(), "cluster not reachable: " + e.getMessage());
+      // The cluster may come back: the job waits for it rather than being refused.
+      return Proposals.notNow(id(), "cluster not reachable: " + e.getMessage());
     }
     return backend.placements(spec);
   }

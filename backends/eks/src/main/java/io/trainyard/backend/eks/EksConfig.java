@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.backend.kubernetes.ClusterSettings;
 import io.trainyard.backend.kubernetes.NodePool;
+import io.trainyard.backend.kubernetes.PriorityClassRange;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.spec.Framework;
 import java.math.BigDecimal;
@@ -68,7 +69,8 @@ public record EksConfig(
     List<NodePool> nodePools,
     Map<String, String> runtimes,
     String trainerPodPatches,
-    String mpiOperator)
+    String mpiOperator,
+    List<PriorityClassRange> priorityClasses)
     implements BackendConfig {
 
   /**
@@ -135,6 +137,46 @@ public record EksConfig(
         mpiOperator);
   }
 
+  /** A block without {@code priorityClasses}. */
+  public EksConfig(
+      String id,
+      String region,
+      boolean hipaaEligible,
+      BigDecimal discountPct,
+      String clusterName,
+      String roleArn,
+      String eksEndpoint,
+      String stsEndpoint,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      List<NodePool> nodePools,
+      Map<String, String> runtimes,
+      String trainerPodPatches,
+      String mpiOperator) {
+    this(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        clusterName,
+        roleArn,
+        eksEndpoint,
+        stsEndpoint,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        mpiOperator,
+        null);
+  }
+
   /**
    * Binds a block in which any field may be missing; a missing {@code hipaaEligible} must not trip
    * a mapper that refuses nulls for primitives. {@code cluster} is DESIGN.md's spelling of {@code
@@ -159,7 +201,8 @@ public record EksConfig(
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
       @JsonProperty("trainerPodPatches") String trainerPodPatches,
-      @JsonProperty("mpiOperator") String mpiOperator) {
+      @JsonProperty("mpiOperator") String mpiOperator,
+      @JsonProperty("priorityClasses") List<PriorityClassRange> priorityClasses) {
     if (clusterName != null && cluster != null) {
       throw new IllegalArgumentException(
           "clusterName: give clusterName or cluster (the same field), not both");
@@ -181,23 +224,25 @@ public record EksConfig(
         nodePools,
         runtimes,
         trainerPodPatches,
-        mpiOperator);
+        mpiOperator,
+        priorityClasses);
   }
 
   /** The cluster part of this block, with the catalog provider fixed to {@code aws}. */
   public ClusterSettings settings() {
     return settings(
-        id,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator);
+            id,
+            region,
+            flavor,
+            trainerRuntime,
+            kueueQueue,
+            admissionTimeout,
+            feeUsdPerHour,
+            nodePools,
+            runtimes,
+            trainerPodPatches,
+            mpiOperator)
+        .withPriorityClasses(priorityClasses);
   }
 
   @Override

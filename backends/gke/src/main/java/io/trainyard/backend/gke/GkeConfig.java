@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.trainyard.backend.kubernetes.ClusterSettings;
 import io.trainyard.backend.kubernetes.NodePool;
+import io.trainyard.backend.kubernetes.PriorityClassRange;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.spec.Framework;
 import java.math.BigDecimal;
@@ -84,7 +85,8 @@ public record GkeConfig(
     List<NodePool> nodePools,
     Map<String, String> runtimes,
     String trainerPodPatches,
-    String mpiOperator)
+    String mpiOperator,
+    List<PriorityClassRange> priorityClasses)
     implements BackendConfig {
 
   /**
@@ -263,6 +265,58 @@ public record GkeConfig(
     return h.equals("localhost") || h.startsWith("127.") || h.equals("[::1]");
   }
 
+  /** A block without {@code priorityClasses}. */
+  public GkeConfig(
+      String id,
+      String region,
+      boolean hipaaEligible,
+      BigDecimal discountPct,
+      String project,
+      String cluster,
+      String location,
+      String containerEndpoint,
+      String endpoint,
+      String caCertificate,
+      String kubeconfig,
+      String context,
+      String credentialsFile,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      String admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools,
+      Map<String, String> runtimes,
+      String trainerPodPatches,
+      String mpiOperator) {
+    this(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        project,
+        cluster,
+        location,
+        containerEndpoint,
+        endpoint,
+        caCertificate,
+        kubeconfig,
+        context,
+        credentialsFile,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        mpiOperator,
+        null);
+  }
+
   /**
    * Binds a block in which any field may be missing; a missing {@code hipaaEligible} must not trip
    * a mapper that refuses nulls for primitives.
@@ -291,7 +345,8 @@ public record GkeConfig(
       @JsonProperty("nodePools") List<NodePool> nodePools,
       @JsonProperty("runtimes") Map<String, String> runtimes,
       @JsonProperty("trainerPodPatches") String trainerPodPatches,
-      @JsonProperty("mpiOperator") String mpiOperator) {
+      @JsonProperty("mpiOperator") String mpiOperator,
+      @JsonProperty("priorityClasses") List<PriorityClassRange> priorityClasses) {
     return new GkeConfig(
         id,
         region,
@@ -315,24 +370,26 @@ public record GkeConfig(
         nodePools,
         runtimes,
         trainerPodPatches,
-        mpiOperator);
+        mpiOperator,
+        priorityClasses);
   }
 
   /** The cluster part of this block, shared with the {@code kubernetes} and {@code eks} blocks. */
   public ClusterSettings settings() {
     return ClusterSettings.fromBlock(
-        id,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator);
+            id,
+            region,
+            flavor,
+            trainerRuntime,
+            kueueQueue,
+            admissionTimeout,
+            feeUsdPerHour,
+            provider,
+            nodePools,
+            runtimes,
+            trainerPodPatches,
+            mpiOperator)
+        .withPriorityClasses(priorityClasses);
   }
 
   @Override

@@ -42,6 +42,8 @@ import java.util.Set;
  *     MPIJob an MPI job is created as: {@code training-operator} (the default; {@code
  *     kubeflow.org/v1}) or {@code mpi-operator-v2} (the MPI Operator v2; {@code
  *     kubeflow.org/v2beta1}). Both serve the same CRD name, so a cluster runs one of them.
+ * @param priorityClasses queue priority ranges → Kubernetes PriorityClass of a job's pods, used
+ *     when the spec names none ({@link PriorityClassRange}); empty = none
  */
 public record ClusterSettings(
     String backendId,
@@ -55,7 +57,8 @@ public record ClusterSettings(
     List<NodePool> nodePools,
     Map<String, Framework> runtimes,
     String trainerPodPatches,
-    MpiOperator mpiOperator) {
+    MpiOperator mpiOperator,
+    List<PriorityClassRange> priorityClasses) {
 
   public static final String KUBEFLOW_V1 = "kubeflow-v1";
   public static final String TRAINER_V2 = "trainer-v2";
@@ -74,8 +77,65 @@ public record ClusterSettings(
     trainerPodPatches =
         trainerPodPatches == null || trainerPodPatches.isBlank() ? null : trainerPodPatches;
     mpiOperator = mpiOperator == null ? MpiOperator.TRAINING_OPERATOR : mpiOperator;
+    priorityClasses = priorityClasses == null ? List.of() : List.copyOf(priorityClasses);
     check(flavor, trainerRuntime, admissionTimeout, feeUsdPerHour, provider, nodePools);
     checkTrainer(flavor, runtimes, trainerPodPatches);
+  }
+
+  /** Settings without a priority-to-PriorityClass mapping. */
+  public ClusterSettings(
+      String backendId,
+      String region,
+      String flavor,
+      String trainerRuntime,
+      String kueueQueue,
+      Duration admissionTimeout,
+      BigDecimal feeUsdPerHour,
+      String provider,
+      List<NodePool> nodePools,
+      Map<String, Framework> runtimes,
+      String trainerPodPatches,
+      MpiOperator mpiOperator) {
+    this(
+        backendId,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        mpiOperator,
+        null);
+  }
+
+  /**
+   * These settings with the block's {@code priorityClasses}: queue priority ranges mapped to
+   * Kubernetes PriorityClass names (null or empty: none).
+   */
+  public ClusterSettings withPriorityClasses(List<PriorityClassRange> ranges) {
+    return new ClusterSettings(
+        backendId,
+        region,
+        flavor,
+        trainerRuntime,
+        kueueQueue,
+        admissionTimeout,
+        feeUsdPerHour,
+        provider,
+        nodePools,
+        runtimes,
+        trainerPodPatches,
+        mpiOperator,
+        ranges);
+  }
+
+  /** The PriorityClass a job of queue priority {@code priority} gets, if the block maps one. */
+  public java.util.Optional<String> priorityClassFor(int priority) {
+    return PriorityClassRange.classFor(priorityClasses, priority);
   }
 
   /** Settings of a cluster whose MPIJobs the training operator serves. */

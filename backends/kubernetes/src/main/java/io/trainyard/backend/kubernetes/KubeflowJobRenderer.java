@@ -47,6 +47,9 @@ import java.util.Optional;
  * </ul>
  */
 final class KubeflowJobRenderer {
+  /** The job setting carrying the team's priority cap (see {@link #priorityClass}). */
+  static final String MAX_PRIORITY_SETTING = "maxPriority";
+
   static final String JOB_ID_LABEL = "trainyard.io/job-id";
   static final String TEAM_LABEL = "trainyard.io/team";
   static final String SPEC_HASH_LABEL = "trainyard.io/spec-hash";
@@ -107,6 +110,7 @@ final class KubeflowJobRenderer {
                   new RenderOptions(job.objectName(), namespace(job), labels(job), pods),
                   cluster.mpiOperator());
       PodCleanup.holdPods(tree);
+      priorityClass(job).ifPresent(name -> putPriorityClass(tree, name));
     }
     try {
       return Serialization.unmarshal(
@@ -172,6 +176,41 @@ final class KubeflowJobRenderer {
   }
 
   /** The DeepSpeed ConfigMap of {@code job}, owned by its job object; empty without a config. */
+  /**
+   * The PriorityClass the cluster block maps the job's queue priority to, unless the spec names one
+   * itself ({@code spec.kubernetes.scheduling.priorityClass}). The priority is {@code
+   * spec.priority} capped by the team's {@code maxPriority}, which the gateway passes in the job's
+   * settings.
+   */
+  Optional<String> priorityClass(BackendJob job) {
+    var k8s = job.spec().kubernetes();
+    if (k8s != null && k8s.scheduling() != null && k8s.scheduling().priorityClass() != null) {
+      return Optional.empty();
+    }
+    var priority = job.spec().effectivePriority();
+    var cap = job.settings().get(MAX_PRIORITY_SETTING);
+    if (cap != null) {
+      priority = Math.min(priority, Integer.parseInt(cap));
+    }
+    return cluster.priorityClassFor(priority);
+  }
+
+  /** Sets {@code priorityClassName} on every pod template that does not set one already. */
+  private static void putPriorityClass(com.fasterxml.jackson.databind.JsonNode node, String name) {
+    if (node instanceof ObjectNode object) {
+      var template = object.get("template");
+      if (template != null
+          && template.get("spec") instanceof ObjectNode podSpec
+          && podSpec.has("containers")
+          && !podSpec.has("priorityClassName")) {
+        podSpec.put("priorityClassName", name);
+      }
+    }
+    if (node != null && node.isContainerNode()) {
+      node.forEach(child -> putPriorityClass(child, name));
+    }
+  }
+
   Optional<ConfigMap> desiredConfig(BackendJob job, HasMetadata owner) {
     if (job.spec().deepspeed().isEmpty()) {
       return Optional.empty();

@@ -53,6 +53,7 @@ public record KubernetesConfig(
     Map<String, String> runtimes,
     String trainerPodPatches,
     String mpiOperator,
+    List<PriorityClassRange> priorityClasses,
     boolean inCluster)
     implements BackendConfig {
 
@@ -113,6 +114,7 @@ public record KubernetesConfig(
       @JsonProperty("runtimes") Map<String, String> runtimes,
       @JsonProperty("trainerPodPatches") String trainerPodPatches,
       @JsonProperty("mpiOperator") String mpiOperator,
+      @JsonProperty("priorityClasses") List<PriorityClassRange> priorityClasses,
       @JsonProperty("inCluster") Boolean inCluster) {
     return new KubernetesConfig(
         id,
@@ -131,24 +133,26 @@ public record KubernetesConfig(
         runtimes,
         trainerPodPatches,
         mpiOperator,
+        priorityClasses,
         Boolean.TRUE.equals(inCluster));
   }
 
   /** The cluster part of this block, which the EKS and GKE blocks share. */
   public ClusterSettings settings() {
     return ClusterSettings.fromBlock(
-        id,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator);
+            id,
+            region,
+            flavor,
+            trainerRuntime,
+            kueueQueue,
+            admissionTimeout,
+            feeUsdPerHour,
+            provider,
+            nodePools,
+            runtimes,
+            trainerPodPatches,
+            mpiOperator)
+        .withPriorityClasses(priorityClasses);
   }
 
   @Override

@@ -356,6 +356,12 @@ final class KubernetesPlacements {
 
   private Proposals rejected(List<String> reasons) {
     return new Proposals(
-        List.of(), reasons.stream().map(r -> new Rejection(cluster.backendId(), r)).toList());
+        List.of(),
+        // Fields, runtimes and node pools (up to their maxNodes) against this cluster's
+        // configuration: waiting changes none of them (NEVER). A cluster that is down or full is
+        // not-now: unreachable at quote time (EksBackend) or the reconciler's requeue at submit.
+        reasons.stream()
+            .map(r -> new Rejection(cluster.backendId(), r, Rejection.Kind.NEVER))
+            .toList());
   }
 }

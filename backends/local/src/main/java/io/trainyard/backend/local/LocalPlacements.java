@@ -26,7 +26,9 @@ final class LocalPlacements {
   }
 
   /**
-   * The one placement of {@code spec} on this host, or every reason it cannot run here.
+   * The one placement of {@code spec} on this host, or every reason it cannot run here: what the
+   * spec asks that this host never has is {@code NEVER}; a host whose slots are all taken is {@code
+   * NOT_NOW}.
    *
    * @param freeSlots job slots free right now, shown as the placement's free capacity
    */
@@ -35,6 +37,14 @@ final class LocalPlacements {
     if (!reasons.isEmpty()) {
       return new Proposals(
           List.of(), reasons.stream().map(r -> new Rejection(config.id(), r)).toList());
+    }
+    if (freeSlots <= 0) {
+      // Every job slot is taken: the job fits, just not now (it waits in the gateway's queue).
+      return Proposals.notNow(
+          config.id(),
+          "no free job slot: all "
+              + config.maxConcurrentJobs()
+              + " of maxConcurrentJobs are running");
     }
     var roles = spec.roleSpecs().stream().map(RoleSpec::name).toList();
     var line = new PlacementLine(roles, INSTANCE_TYPE, 1, null, 0);

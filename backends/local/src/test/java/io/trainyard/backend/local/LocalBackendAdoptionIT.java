@@ -100,9 +100,16 @@ class LocalBackendAdoptionIT {
     var backend = rig.reopen(rig.withMaxJobs(1));
     rig.submit(shellJob("sleep 30", "", "master: 1"));
 
-    assertThat(backend.placements(shellJob("true", "", "master: 1").spec()).placements())
+    // Full is "not now": the gateway queues the job instead of refusing it.
+    var full = backend.placements(shellJob("true", "", "master: 1").spec());
+    assertThat(full.placements()).isEmpty();
+    assertThat(full.rejections())
         .singleElement()
-        .satisfies(p -> assertThat(p.freeCapacity()).isZero());
+        .satisfies(
+            r -> {
+              assertThat(r.kind()).isEqualTo(io.trainyard.spi.Rejection.Kind.NOT_NOW);
+              assertThat(r.reason()).contains("no free job slot");
+            });
     assertThatThrownBy(() -> backend.submit(shellJob("true", "", "master: 1")))
         .isInstanceOf(BackendException.CapacityUnavailable.class);
   }

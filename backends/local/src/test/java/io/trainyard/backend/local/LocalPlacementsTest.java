@@ -89,6 +89,42 @@ class LocalPlacementsTest {
   }
 
   @Test
+  void whatTheHostNeverHasIsNeverAndAFullHostIsNotNow() {
+    var gpu =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [python3, train.py]
+            replicas: {master: 1}
+            resources: {gpus: 1, gpuType: nvidia-t4}
+            """);
+    assertThat(placements.propose(gpu, 2).rejections())
+        .extracting(io.trainyard.spi.Rejection::kind)
+        .containsOnly(io.trainyard.spi.Rejection.Kind.NEVER);
+    // The same GPU job on a full host is still "never": waiting would not give it a GPU.
+    assertThat(placements.propose(gpu, 0).rejections())
+        .extracting(io.trainyard.spi.Rejection::kind)
+        .containsOnly(io.trainyard.spi.Rejection.Kind.NEVER);
+
+    var cpu =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            command: [python3, train.py]
+            replicas: {master: 1}
+            """);
+    var full = placements.propose(cpu, 0);
+    assertThat(full.placements()).isEmpty();
+    assertThat(full.rejections())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.kind()).isEqualTo(io.trainyard.spi.Rejection.Kind.NOT_NOW);
+              assertThat(r.reason()).startsWith("no free job slot");
+            });
+  }
+
+  @Test
   void anElasticJobMeetingAtItsOwnStoreIsRejectedAndLabelsAreOnlyNoted() {
     var etcd =
         TestJobs.spec(

@@ -176,6 +176,11 @@ final class SageMakerPlacements {
                                 s.gpuMemoryGiB())));
   }
 
+  /**
+   * Every rejection here compares the spec with this backend's configuration (instance types,
+   * frameworks, fields), which waiting does not change: {@code NEVER}. Capacity and quota refusals
+   * come from the service at submit ({@code CapacityUnavailable}) and requeue the job.
+   */
   private Rejection rejection(String reason) {
     return new Rejection(config.id(), reason);
   }

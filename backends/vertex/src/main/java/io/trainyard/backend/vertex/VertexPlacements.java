@@ -66,7 +66,10 @@ final class VertexPlacements {
     }
     if (!reasons.isEmpty()) {
       return new Proposals(
-          List.of(), reasons.stream().map(r -> new Rejection(config.id(), r)).toList());
+          List.of(),
+          // Machine types, accelerators and fields against this configuration: waiting changes
+          // none of them (NEVER). Quota refusals come at submit and requeue the job.
+          reasons.stream().map(r -> new Rejection(config.id(), r, Rejection.Kind.NEVER)).toList());
     }
     var spot = spec.effectivePlacement().effectiveSpot();
     var placements = new ArrayList<Placement>();
