@@ -24,5 +24,13 @@ public final class AuditActions {
   public static final String CONFIG_START = "config.start";
   public static final String IDP_BOOTSTRAP = "idp.bootstrap";
 
+  /** The algorithm registry: a new algorithm, a published version, and what moves afterwards. */
+  public static final String ALGORITHM_CREATE = "algorithm.create";
+
+  public static final String ALGORITHM_PUBLISH = "algorithm.publish";
+  public static final String ALGORITHM_DEFAULT = "algorithm.default";
+  public static final String ALGORITHM_STATUS = "algorithm.status";
+  public static final String ALGORITHM_VISIBILITY = "algorithm.visibility";
+
   private AuditActions() {}
 }
