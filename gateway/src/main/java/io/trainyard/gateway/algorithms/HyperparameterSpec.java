@@ -28,6 +28,7 @@ public record HyperparameterSpec(
     values = values == null ? List.of() : List.copyOf(values);
   }
 
+  @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean isRequired() {
     return Boolean.TRUE.equals(required);
   }
