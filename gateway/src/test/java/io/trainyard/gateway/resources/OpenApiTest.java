@@ -23,7 +23,8 @@ class OpenApiTest {
             OpenApiResource.class,
             DevIssuerResource.class,
             TeamsResource.class,
-            AuditResource.class)) {
+            AuditResource.class,
+            AlgorithmsResource.class)) {
       collect(Resource.from(type), "", served);
     }
     var described = new TreeSet<String>();
