@@ -27,8 +27,20 @@ public final class AlgorithmDocuments {
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
-  public AlgorithmDefinition definition(byte[] body) {
-    return definition(object(body));
+  /**
+   * A version's definition for {@code team/name}. The file that created the algorithm may be
+   * published again as is: its {@code name} must then be this algorithm's and is dropped.
+   */
+  public AlgorithmDefinition definition(byte[] body, String team, String name) {
+    var tree = object(body);
+    var named = text(tree.remove("name"), "name");
+    if (named != null && !named.equals(name) && !named.equals(team + "/" + name)) {
+      throw ApiException.field(
+          ErrorCode.INVALID_SPEC,
+          "name",
+          "is " + named + " but this is " + team + "/" + name + "; leave it out or make it match");
+    }
+    return definition(tree);
   }
 
   public CreateRequest create(byte[] body) {

@@ -83,7 +83,7 @@ public final class AlgorithmsResource {
       @Context SecurityContext security) {
     var at = AlgorithmService.pathName(team, name);
     var number = AlgorithmService.parseVersion(version);
-    var definition = documents.definition(bodies.readBody(body));
+    var definition = documents.definition(bodies.readBody(body), at.team(), at.name());
     var published = algorithms.publish(Caller.of(security), at, number, definition);
     var algorithm = algorithms.get(Caller.of(security), at);
     return Response.status(published.created() ? 201 : 200)

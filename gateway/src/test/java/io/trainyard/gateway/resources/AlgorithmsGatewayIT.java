@@ -172,7 +172,11 @@ class AlgorithmsGatewayIT {
     assertThat(again.status()).isEqualTo(409);
     assertThat(field(again)).isEqualTo("name");
 
-    var v2 = definition.replace("name: nlp/bert\n", "").replace("bert:1", "bert:2");
+    // The file that created it is published again as is, its name matching the path.
+    var v2 = definition.replace("bert:1", "bert:2");
+    var misnamed = put("/v1/algorithms/nlp/bert/versions/2", alice, v2.replace("nlp/bert", "gpt"));
+    assertThat(misnamed.status()).isEqualTo(422);
+    assertThat(field(misnamed)).isEqualTo("name");
     assertThat(put("/v1/algorithms/nlp/bert/versions/2", alice, v2).status()).isEqualTo(201);
     assertThat(put("/v1/algorithms/nlp/bert/versions/2", alice, v2).status()).isEqualTo(200);
     var changed = put("/v1/algorithms/nlp/bert/versions/2", alice, v2.replace("bert:2", "bert:x"));
