@@ -22,6 +22,7 @@ public final class AlgorithmDefinitionCheck {
       Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
 
   private static final int MAX_HYPERPARAMETERS = 200;
+  private static final int MAX_DESCRIPTION = 4_096;
 
   private final JobSpecValidator validator = new JobSpecValidator();
 
@@ -37,6 +38,15 @@ public final class AlgorithmDefinitionCheck {
       jobFields(d, errors);
     }
     hyperparameters(d.hyperparameters(), errors);
+    if (d.description() != null
+        && (d.description().length() > MAX_DESCRIPTION
+            || d.description().chars().anyMatch(c -> c < 0x20 && c != '\n' && c != '\t'))) {
+      // PostgreSQL TEXT refuses NUL; other control characters only hide text from people.
+      errors.add(
+          new FieldError(
+              "description",
+              "must be at most " + MAX_DESCRIPTION + " characters without control characters"));
+    }
     return List.copyOf(errors);
   }
 

@@ -55,7 +55,7 @@ public final class AlgorithmDocuments {
     } catch (IllegalArgumentException e) {
       throw ApiException.field(ErrorCode.INVALID_SPEC, "visibility", e.getMessage());
     }
-    if (versionNode != null && !versionNode.canConvertToInt()) {
+    if (versionNode != null && !(versionNode.isIntegralNumber() && versionNode.canConvertToInt())) {
       throw ApiException.field(ErrorCode.INVALID_SPEC, "version", "must be a whole number");
     }
     if (name == null) {

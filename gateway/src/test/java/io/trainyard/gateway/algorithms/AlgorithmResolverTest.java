@@ -277,6 +277,10 @@ class AlgorithmResolverTest {
             "hyperparameters[2].name",
             "hyperparameters[2]");
     assertThat(check.errors(definition("img"))).isEmpty();
+    var nul =
+        new AlgorithmDefinition(
+            Framework.PYTORCH, "img", null, null, null, null, null, null, "a\u0000b");
+    assertThat(check.errors(nul)).extracting(FieldError::field).containsExactly("description");
   }
 
   private AlgorithmResolver.Resolved resolve(String team, String yaml) {
