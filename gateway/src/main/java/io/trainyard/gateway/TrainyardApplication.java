@@ -229,7 +229,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var algorithmStore = new AlgorithmStore(jdbi, audit.log());
     var algorithms = new AlgorithmExpander(new AlgorithmResolver(algorithmStore), teams);
     jersey.register(
-        new AlgorithmsResource(new AlgorithmService(algorithmStore, teams, clock), reader));
+        new AlgorithmsResource(
+            new AlgorithmService(algorithmStore, teams, clock), reader, audit.authFailures()));
     jersey.register(
         new JobsResource(
             service,

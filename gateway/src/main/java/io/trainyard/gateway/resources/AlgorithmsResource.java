@@ -5,6 +5,7 @@ import io.trainyard.gateway.algorithms.AlgorithmService;
 import io.trainyard.gateway.algorithms.VersionStatus;
 import io.trainyard.gateway.api.AlgorithmList;
 import io.trainyard.gateway.api.AlgorithmView;
+import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
@@ -23,6 +24,7 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The algorithm registry. An algorithm is always addressed as {@code /v1/algorithms/{team}/{name}}
@@ -36,13 +38,30 @@ public final class AlgorithmsResource {
   private final AlgorithmService algorithms;
   private final AlgorithmDocuments documents = new AlgorithmDocuments();
   private final SpecReader bodies;
+  private final AccessFeature.FailureListener denials;
 
   /**
    * @param bodies reads request bodies under the same size limit as job documents
+   * @param denials hears of a change the caller's team or role does not allow, to audit it like any
+   *     refusal
    */
-  public AlgorithmsResource(AlgorithmService algorithms, SpecReader bodies) {
+  public AlgorithmsResource(
+      AlgorithmService algorithms, SpecReader bodies, AccessFeature.FailureListener denials) {
     this.algorithms = algorithms;
     this.bodies = bodies;
+    this.denials = denials;
+  }
+
+  /** Runs a change; a 403 from the registry's own rules is audited as a denial first. */
+  private <T> T audited(Caller caller, String request, String needs, Supplier<T> change) {
+    try {
+      return change.get();
+    } catch (ApiException e) {
+      if (e.code() == ErrorCode.FORBIDDEN) {
+        denials.denied(caller, request, needs);
+      }
+      throw e;
+    }
   }
 
   @GET
@@ -55,7 +74,12 @@ public final class AlgorithmsResource {
   public Response create(InputStream body, @Context SecurityContext security) {
     var caller = Caller.of(security);
     var request = documents.create(bodies.readBody(body));
-    var algorithm = algorithms.create(caller, request);
+    var algorithm =
+        audited(
+            caller,
+            "POST /v1/algorithms",
+            "a member of the algorithm's team (team-admin for visibility everyone)",
+            () -> algorithms.create(caller, request));
     return Response.status(201)
         .header("Location", "/v1/algorithms/" + algorithm.qualifiedName())
         .entity(AlgorithmView.of(algorithm, algorithms.versions(algorithm)))
@@ -84,7 +108,13 @@ public final class AlgorithmsResource {
     var at = AlgorithmService.pathName(team, name);
     var number = AlgorithmService.parseVersion(version);
     var definition = documents.definition(bodies.readBody(body), at.team(), at.name());
-    var published = algorithms.publish(Caller.of(security), at, number, definition);
+    var caller = Caller.of(security);
+    var published =
+        audited(
+            caller,
+            "PUT /v1/algorithms/" + at + "/versions/" + number,
+            "a member of team " + at.team(),
+            () -> algorithms.publish(caller, at, number, definition));
     var algorithm = algorithms.get(Caller.of(security), at);
     return Response.status(published.created() ? 201 : 200)
         .entity(AlgorithmView.Version.of(published.version(), algorithm.defaultVersion()))
@@ -119,7 +149,12 @@ public final class AlgorithmsResource {
     var at = AlgorithmService.pathName(team, name);
     var number = AlgorithmService.parseVersion(version);
     var status = status(documents.field(bodies.readBody(body), "status"));
-    var changed = algorithms.setStatus(caller, at, number, status);
+    var changed =
+        audited(
+            caller,
+            "POST /v1/algorithms/" + at + "/versions/" + number + "/status",
+            "a team-admin of team " + at.team(),
+            () -> algorithms.setStatus(caller, at, number, status));
     return AlgorithmView.Version.of(changed, algorithms.get(caller, at).defaultVersion());
   }
 
@@ -132,10 +167,15 @@ public final class AlgorithmsResource {
       @PathParam("name") String name,
       InputStream body,
       @Context SecurityContext security) {
+    var caller = Caller.of(security);
+    var at = AlgorithmService.pathName(team, name);
     var visibility = documents.field(bodies.readBody(body), "visibility");
     var algorithm =
-        algorithms.setVisibility(
-            Caller.of(security), AlgorithmService.pathName(team, name), visibility);
+        audited(
+            caller,
+            "POST /v1/algorithms/" + at + "/visibility",
+            "a team-admin of team " + at.team(),
+            () -> algorithms.setVisibility(caller, at, visibility));
     return AlgorithmView.of(algorithm, algorithms.versions(algorithm));
   }
 

@@ -269,7 +269,8 @@ class AlgorithmsGatewayIT {
     var audit = client.get("/v1/audit?limit=500", adminToken()).body();
     assertThat(audit)
         .contains("algorithm.create", "algorithm.status", "algorithm.visibility")
-        .contains("algorithm/nlp/private-one");
+        .contains("algorithm/nlp/private-one")
+        .contains("auth.denied");
   }
 
   @Test
