@@ -29,5 +29,13 @@ public final class AuditActions {
 
   public static final String WEBHOOK_DELETE = "webhook.delete";
 
+  /** The algorithm registry: a new algorithm, a published version, and what moves afterwards. */
+  public static final String ALGORITHM_CREATE = "algorithm.create";
+
+  public static final String ALGORITHM_PUBLISH = "algorithm.publish";
+  public static final String ALGORITHM_DEFAULT = "algorithm.default";
+  public static final String ALGORITHM_STATUS = "algorithm.status";
+  public static final String ALGORITHM_VISIBILITY = "algorithm.visibility";
+
   private AuditActions() {}
 }

@@ -40,6 +40,13 @@ enum Command {
       2,
       Set.of("--key-id", "--public-key"),
       Set.of()),
+  ALGORITHMS(
+      "algorithms",
+      AlgorithmCommands.SYNOPSIS,
+      "The algorithm registry: list, show, create (FILE), publish a version (FILE), move the"
+          + " default",
+      1,
+      4),
   DEMO("demo", "", "Run an example job on a local gateway (from the repo root)", 0, 0),
   LOGIN(
       "login",

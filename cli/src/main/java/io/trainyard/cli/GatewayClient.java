@@ -71,6 +71,14 @@ final class GatewayClient {
     return send(request.build());
   }
 
+  String put(String path, byte[] body, String contentType) {
+    return send(
+        request(path)
+            .header("Content-Type", contentType)
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build());
+  }
+
   /**
    * Reads a {@code text/plain} answer line by line, handing each line over as soon as it arrives;
    * returns when the gateway ends the stream.

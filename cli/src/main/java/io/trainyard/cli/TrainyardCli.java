@@ -64,6 +64,11 @@ public final class TrainyardCli {
             ? line.token()
             : new LoginSession(terminal.env(), idp, Clock.systemUTC()).bearerToken();
     var jobs = new JobCommands(new GatewayClient(line.url(), token, json), terminal, line.output());
+    if (line.command() == Command.ALGORITHMS) {
+      return new AlgorithmCommands(
+              new GatewayClient(line.url(), token, json), terminal, line.output())
+          .run(line);
+    }
     return switch (line.command()) {
       case SUBMIT -> jobs.submit(line);
       case QUOTE -> jobs.quote(line);
@@ -71,7 +76,7 @@ public final class TrainyardCli {
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
-      case AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
+      case ALGORITHMS, AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };
   }

@@ -14,6 +14,9 @@ import io.trainyard.audit.JcloudsBlobSink;
 import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.Router;
 import io.trainyard.cost.refresh.RefresherTypes;
+import io.trainyard.gateway.algorithms.AlgorithmExpander;
+import io.trainyard.gateway.algorithms.AlgorithmResolver;
+import io.trainyard.gateway.algorithms.AlgorithmService;
 import io.trainyard.gateway.audit.AuditKeys;
 import io.trainyard.gateway.audit.GatewayAudit;
 import io.trainyard.gateway.auth.AccessFeature;
@@ -22,6 +25,7 @@ import io.trainyard.gateway.auth.SourceAddressFilter;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.cli.BootstrapIdpCommand;
 import io.trainyard.gateway.cli.DevTokenCommand;
+import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
@@ -46,6 +50,7 @@ import io.trainyard.gateway.reconcile.JobStepper;
 import io.trainyard.gateway.reconcile.LogArchive;
 import io.trainyard.gateway.reconcile.Reconciler;
 import io.trainyard.gateway.reconcile.SubmitRetries;
+import io.trainyard.gateway.resources.AlgorithmsResource;
 import io.trainyard.gateway.resources.AuditResource;
 import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
@@ -252,6 +257,11 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
     var reader =
         new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()));
+    var algorithmStore = new AlgorithmStore(jdbi, audit.log());
+    var algorithms = new AlgorithmExpander(new AlgorithmResolver(algorithmStore), teams);
+    jersey.register(
+        new AlgorithmsResource(
+            new AlgorithmService(algorithmStore, teams, clock), reader, audit.authFailures()));
     jersey.register(
         new JobsResource(
             service,
@@ -267,9 +277,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                     config.getLogFollow().getMaxDuration().toJavaDuration(),
                     config.getLogFollow().getRetryAfter().toJavaDuration())),
             audit.authFailures(),
-            clock));
+            clock,
+            algorithms));
     jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
-    jersey.register(new QuotesResource(service, reader));
+    jersey.register(new QuotesResource(service, reader, algorithms));
     jersey.register(new QueueResource(queueStore, teams, clock));
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));

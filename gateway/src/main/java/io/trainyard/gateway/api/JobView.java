@@ -28,7 +28,10 @@ public record JobView(
     Instant submittedAt,
     Instant startedAt,
     Instant endedAt,
-    BigDecimal durationSeconds) {
+    BigDecimal durationSeconds,
+    String algorithm) {
+  private static final com.fasterxml.jackson.databind.ObjectMapper SPEC =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   public static JobView of(JobRow job, Instant now) {
     BigDecimal duration = null;
@@ -54,6 +57,20 @@ public record JobView(
         job.submittedAt(),
         job.startedAt(),
         job.endedAt(),
-        duration);
+        duration,
+        algorithm(job.specJson()));
+  }
+
+  /** The registered algorithm version the job runs ({@code team/name@N}), as resolved at submit. */
+  private static String algorithm(String specJson) {
+    if (specJson == null || !specJson.contains("\"algorithm\"")) {
+      return null;
+    }
+    try {
+      var node = SPEC.readTree(specJson).at("/spec/algorithm");
+      return node.isTextual() ? node.asText() : null;
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return null;
+    }
   }
 }

@@ -116,6 +116,22 @@ public final class SpecReader {
   }
 
   /**
+   * Expands a job that names a registered algorithm ({@code spec.algorithm}) into the job it stands
+   * for, before that is validated; see {@code algorithms.AlgorithmExpander}.
+   */
+  @FunctionalInterface
+  public interface Expansion {
+    Expansion NONE = job -> new ParsedJob(job, List.of());
+
+    ParsedJob expand(TrainingJob job);
+  }
+
+  /** {@link #read(byte[], Expansion)} without algorithms: a job naming one is invalid. */
+  public ParsedJob read(byte[] body) {
+    return read(body, Expansion.NONE);
+  }
+
+  /**
    * Parses and validates a {@code trainyard.io/v1} TrainingJob, or converts a {@code
    * kubeflow.org/v1} PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob or JAXJob, the MPI Operator
    * v2's {@code kubeflow.org/v2beta1} MPIJob, or a Kubeflow Trainer {@code
@@ -125,7 +141,7 @@ public final class SpecReader {
    *
    * @throws ApiException 400 when the body does not parse, 422 when it is not a valid job
    */
-  public ParsedJob read(byte[] body) {
+  public ParsedJob read(byte[] body, Expansion algorithms) {
     JsonNode tree;
     try {
       tree = KubeflowDocuments.parseSingle(body);
@@ -156,6 +172,11 @@ public final class SpecReader {
       throw invalid(List.of(new FieldError(field, "is out of range for this field")));
     } catch (JsonProcessingException e) {
       throw ApiException.field(ErrorCode.MALFORMED, "body", "could not be read as a job document");
+    }
+    if (job.spec() != null && job.spec().algorithm() != null) {
+      // Kubeflow documents have no such field: only Trainyard specs name algorithms.
+      var expanded = algorithms.expand(job);
+      return new ParsedJob(validated(expanded.job()), expanded.warnings());
     }
     return new ParsedJob(validated(job), List.of());
   }

@@ -1,6 +1,7 @@
 package io.trainyard.gateway.resources;
 
 import io.trainyard.audit.AuditActions;
+import io.trainyard.gateway.algorithms.AlgorithmExpander;
 import io.trainyard.gateway.api.EventList;
 import io.trainyard.gateway.api.JobList;
 import io.trainyard.gateway.api.JobView;
@@ -62,11 +63,13 @@ public final class JobsResource {
   private final FollowLimits follows;
   private final AccessFeature.FailureListener denials;
   private final Clock clock;
+  private final AlgorithmExpander algorithms;
 
   /**
    * @param audit where reading a job's logs is audited
    * @param follows how many log follows callers may hold on this replica, and for how long
    * @param denials hears of a cancel the caller may not make, to audit it like any refusal
+   * @param algorithms expands jobs that name a registered algorithm
    */
   public JobsResource(
       JobService jobs,
@@ -77,7 +80,9 @@ public final class JobsResource {
       AuditLog audit,
       FollowLimits follows,
       AccessFeature.FailureListener denials,
-      Clock clock) {
+      Clock clock,
+      AlgorithmExpander algorithms) {
+    this.algorithms = algorithms;
     this.follows = follows;
     this.denials = denials;
     this.jobs = jobs;
@@ -96,7 +101,7 @@ public final class JobsResource {
       @QueryParam("dryRun") @DefaultValue("false") boolean dryRun,
       @Context SecurityContext security) {
     var caller = Caller.of(security);
-    var job = reader.read(reader.readBody(body));
+    var job = reader.read(reader.readBody(body), algorithms.forCaller(caller));
     if (dryRun) {
       var quote = jobs.quote(caller, job);
       return Response.ok(new QuoteResponse(true, quote.team(), quote.decision(), quote.warnings()))

@@ -1,5 +1,6 @@
 package io.trainyard.gateway.resources;
 
+import io.trainyard.gateway.algorithms.AlgorithmExpander;
 import io.trainyard.gateway.api.QuoteResponse;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.jobs.JobService;
@@ -20,16 +21,19 @@ import java.io.InputStream;
 public final class QuotesResource {
   private final JobService jobs;
   private final SpecReader reader;
+  private final AlgorithmExpander algorithms;
 
-  public QuotesResource(JobService jobs, SpecReader reader) {
+  public QuotesResource(JobService jobs, SpecReader reader, AlgorithmExpander algorithms) {
     this.jobs = jobs;
     this.reader = reader;
+    this.algorithms = algorithms;
   }
 
   @POST
   public QuoteResponse quote(InputStream body, @Context SecurityContext security) {
-    var job = reader.read(reader.readBody(body));
-    var quote = jobs.quote(Caller.of(security), job);
+    var caller = Caller.of(security);
+    var job = reader.read(reader.readBody(body), algorithms.forCaller(caller));
+    var quote = jobs.quote(caller, job);
     return new QuoteResponse(null, quote.team(), quote.decision(), quote.warnings());
   }
 }

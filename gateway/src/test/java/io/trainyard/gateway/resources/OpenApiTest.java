@@ -25,7 +25,8 @@ class OpenApiTest {
             DevIssuerResource.class,
             TeamsResource.class,
             WebhooksResource.class,
-            AuditResource.class)) {
+            AuditResource.class,
+            AlgorithmsResource.class)) {
       collect(Resource.from(type), "", served);
     }
     var described = new TreeSet<String>();
