@@ -34,6 +34,7 @@ import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.logging.RedactingRequestLog;
+import io.trainyard.gateway.metrics.GatewayMetrics;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
@@ -146,7 +147,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
-    var store = new JobStore(jdbi, clock, audit.jobs());
+    var metrics = new GatewayMetrics();
+    var store = new JobStore(jdbi, clock, metrics.observing(audit.jobs()));
     var json = new StoredJson();
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
@@ -174,6 +176,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     }
 
     var teams = new TeamDirectory(config.getTeams(), devMode);
+    metrics.readDatabase(jdbi, teams::all, config.getMetrics(), clock);
+    metrics.serveOn(environment.admin());
     var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
