@@ -104,7 +104,7 @@ class PrometheusGatewayIT {
     assertThat(scrape.types())
         .containsEntry("trainyard_job_duration_seconds", "histogram")
         .containsEntry("trainyard_jobs_submitted_total", "counter")
-        .containsEntry("trainyard_queue_jobs", "gauge");
+        .containsEntry("trainyard_team_budget_usd", "gauge");
 
     // Spend: $1/h on local, as the team's spend answer counts it (all of it accrued, none live).
     var spend = client.get("/v1/teams/ml/spend", teamAdmin).json();
