@@ -50,12 +50,15 @@ final class DatabaseGauges {
   private final MetricsConfig config;
   private final Clock clock;
   private final Duration readsEvery;
+  private final Duration spendReadsEvery;
   private final Counter readFailures;
 
   /** GPUs and CPUs of each placed job, by id: a stored spec never changes. */
   private final Map<String, double[]> requests = new HashMap<>();
 
   private Readings last = Readings.NONE;
+  private Map<String, MonthlySpend> spend = Map.of();
+  private Instant spendReadAt = Instant.EPOCH;
 
   DatabaseGauges(
       JobGauges gauges,
@@ -68,6 +71,7 @@ final class DatabaseGauges {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.readsEvery = config.getDatabaseReadsEvery().toJavaDuration();
+    this.spendReadsEvery = config.getSpendReadsEvery().toJavaDuration();
     readFailures =
         Counter.builder()
             .name("trainyard_metrics_database_read_failures")
@@ -213,7 +217,12 @@ final class DatabaseGauges {
       sums[1] += r[0];
       sums[2] += r[1];
     }
-    return new Readings(queued, placed, gauges.spendThisMonth(now), now);
+    if (spendReadAt.equals(Instant.EPOCH)
+        || Duration.between(spendReadAt, now).compareTo(spendReadsEvery) >= 0) {
+      spend = gauges.spendThisMonth(now);
+      spendReadAt = now;
+    }
+    return new Readings(queued, placed, spend, now);
   }
 
   private double[] resources(String specJson) {

@@ -219,6 +219,7 @@ class PrometheusGatewayIT {
           poor: {backends: [local], monthlyBudgetUsd: 0, overBudget: queue}
         metrics:
           databaseReadsEvery: 0s
+          spendReadsEvery: 0s
           backendCapacity:
             local: {cpus: 8}
         """
