@@ -40,6 +40,7 @@ class PrometheusGatewayIT {
   private static String trainer;
   private static String teamAdmin;
   private static String poor;
+  private static String stingy;
 
   @BeforeAll
   static void tokens() {
@@ -49,6 +50,7 @@ class PrometheusGatewayIT {
     trainer = issuer.mint("erin", Set.of("ml"), Set.of("trainer"), Duration.ofHours(1));
     teamAdmin = issuer.mint("frank", Set.of("ml"), Set.of("team-admin"), Duration.ofHours(1));
     poor = issuer.mint("gus", Set.of("poor"), Set.of("trainer"), Duration.ofHours(1));
+    stingy = issuer.mint("hal", Set.of("stingy"), Set.of("trainer"), Duration.ofHours(1));
   }
 
   @Test
@@ -130,6 +132,16 @@ class PrometheusGatewayIT {
     assertThat(scrape.value("trainyard_team_budget_usd", Map.of("team", "poor"))).contains(0.0);
     // No queue series without a queued job.
     assertThat(scrape.value("trainyard_queue_jobs", Map.of("team", "ml"))).isEmpty();
+  }
+
+  @Test
+  void aSubmissionRefusedOverBudgetIsCountedAsRefusedNotSubmitted() {
+    var answer =
+        client.post("/v1/jobs", stingy, "application/yaml", job("no", "[sleep, \"1\"]", ""));
+    assertThat(answer.status()).as(answer.body()).isEqualTo(422);
+    var team = Map.of("team", "stingy");
+    var scrape = await(s -> s.valueOrZero("trainyard_jobs_refused_total", team) == 1);
+    assertThat(scrape.valueOrZero("trainyard_jobs_submitted_total", team)).isEqualTo(0.0);
   }
 
   @Test
@@ -217,6 +229,7 @@ class PrometheusGatewayIT {
         teams:
           ml: {backends: [local], maxGpus: 4}
           poor: {backends: [local], monthlyBudgetUsd: 0, overBudget: queue}
+          stingy: {backends: [local], monthlyBudgetUsd: 0, overBudget: refuse}
         metrics:
           databaseReadsEvery: 0s
           spendReadsEvery: 0s
