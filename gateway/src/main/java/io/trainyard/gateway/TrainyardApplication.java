@@ -39,6 +39,7 @@ import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.logging.RedactingRequestLog;
+import io.trainyard.gateway.metrics.GatewayMetrics;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.queue.QueueDispatcher;
@@ -161,6 +162,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
     var webhooks = webhooks(config, environment, jdbi, owner, audit);
+    var metrics = new GatewayMetrics();
     var json = new StoredJson();
     // The queue (README "The queue"): ordering facts and quotas, in every job change's transaction.
     var queueStore = new QueueStore(jdbi, clock);
@@ -169,7 +171,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         new JobStore(
             jdbi,
             clock,
-            new QueueFacts(webhooks.decorate(audit.jobs()), queueStore, teams, json),
+            new QueueFacts(
+                metrics.observing(webhooks.decorate(audit.jobs())), queueStore, teams, json),
             new TeamQuotas(teams, json));
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
@@ -200,6 +203,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
               new BackendHealthCheck(backends, entry.config().id()));
     }
 
+    metrics.readDatabase(jdbi, teams::all, config.getMetrics(), clock);
+    metrics.serveOn(environment.admin());
     var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());

@@ -11,6 +11,7 @@ import io.trainyard.gateway.config.BackendHealthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
 import io.trainyard.gateway.config.LogArchiveConfig;
 import io.trainyard.gateway.config.LogFollowConfig;
+import io.trainyard.gateway.config.MetricsConfig;
 import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
 import io.trainyard.gateway.config.TeamConfig;
@@ -43,6 +44,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private BackendHealthConfig backendHealth = new BackendHealthConfig();
   @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
   @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
+  @Valid @NotNull private MetricsConfig metrics = new MetricsConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -165,6 +167,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setLogFollow(LogFollowConfig logFollow) {
     this.logFollow = logFollow;
+  }
+
+  @JsonProperty
+  public MetricsConfig getMetrics() {
+    return metrics;
+  }
+
+  @JsonProperty
+  public void setMetrics(MetricsConfig metrics) {
+    this.metrics = metrics;
   }
 
   @JsonProperty

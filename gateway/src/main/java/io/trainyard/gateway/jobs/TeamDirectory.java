@@ -29,6 +29,11 @@ public final class TeamDirectory {
     this.teams = Map.copyOf(teams);
   }
 
+  /** Every configured team and its settings now (dev mode's implicit teams are not listed). */
+  public Map<String, TeamConfig> all() {
+    return teams;
+  }
+
   public boolean knows(String team) {
     return devMode || teams.containsKey(team);
   }
