@@ -162,7 +162,8 @@ public final class JobService {
           JobEvent.of(
               row.id(), row.createdAt(), JobEvent.STATE, "PENDING: routed to " + describe(offer));
     }
-    var specHash = row.specHash();
+    // The document as sent, not as an algorithm's current default expanded it.
+    var specHash = CanonicalJson.sha256(submitted.submitted().withTeam(quote.team()));
     var principal = caller.principal();
     var key =
         idempotencyKey == null

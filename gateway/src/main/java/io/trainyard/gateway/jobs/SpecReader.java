@@ -108,10 +108,21 @@ public final class SpecReader {
     }
   }
 
-  /** A valid job and what was adjusted to make it one (Kubeflow documents). */
-  public record ParsedJob(TrainingJob job, List<String> warnings) {
+  /**
+   * A valid job and what was adjusted to make it one (Kubeflow documents, algorithms).
+   *
+   * @param submitted the job as the caller wrote it, before a registered algorithm was merged in:
+   *     what an idempotency key stands for (the algorithm's default version may move between two
+   *     sends of the same document)
+   */
+  public record ParsedJob(TrainingJob job, List<String> warnings, TrainingJob submitted) {
     public ParsedJob {
       warnings = List.copyOf(warnings);
+      submitted = submitted == null ? job : submitted;
+    }
+
+    public ParsedJob(TrainingJob job, List<String> warnings) {
+      this(job, warnings, job);
     }
   }
 
@@ -176,7 +187,7 @@ public final class SpecReader {
     if (job.spec() != null && job.spec().algorithm() != null) {
       // Kubeflow documents have no such field: only Trainyard specs name algorithms.
       var expanded = algorithms.expand(job);
-      return new ParsedJob(validated(expanded.job()), expanded.warnings());
+      return new ParsedJob(validated(expanded.job()), expanded.warnings(), job);
     }
     return new ParsedJob(validated(job), List.of());
   }

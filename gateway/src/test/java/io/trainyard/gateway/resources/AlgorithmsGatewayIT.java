@@ -185,6 +185,9 @@ class AlgorithmsGatewayIT {
     assertThat(field(changed)).isEqualTo("version");
 
     var first = quoteSpec(alice, "algorithm: bert");
+    var keyed = job("bert-k", "bert");
+    var once = client.post("/v1/jobs", alice, "application/yaml", keyed, "Idempotency-Key", "k-1");
+    assertThat(once.status()).as(once.body()).isEqualTo(201);
     var moved =
         client.post(
             "/v1/algorithms/nlp/bert/default", alice, "application/json", "{\"version\": 2}");
@@ -201,6 +204,12 @@ class AlgorithmsGatewayIT {
     assertThat(stored.get("algorithm").asText()).isEqualTo("nlp/bert@1");
     var defaulted = client.post("/v1/jobs", alice, "application/yaml", job("bert-d", "bert"));
     assertThat(defaulted.json().get("algorithm").asText()).isEqualTo("nlp/bert@2");
+    // The same document with the same key answers the job stored first, though the default moved.
+    var replay =
+        client.post("/v1/jobs", alice, "application/yaml", keyed, "Idempotency-Key", "k-1");
+    assertThat(replay.status()).as(replay.body()).isIn(200, 201);
+    assertThat(replay.json().get("id").asText()).isEqualTo(once.json().get("id").asText());
+    assertThat(replay.json().get("algorithm").asText()).isEqualTo("nlp/bert@1");
   }
 
   @Test
