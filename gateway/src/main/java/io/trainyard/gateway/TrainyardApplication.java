@@ -10,6 +10,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.AutoCloseableManager;
+import io.dropwizard.lifecycle.ServerLifecycleListener;
 import io.trainyard.audit.JcloudsBlobSink;
 import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.Router;
@@ -24,6 +25,7 @@ import io.trainyard.gateway.cli.BootstrapIdpCommand;
 import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.MetricStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
 import io.trainyard.gateway.errors.JsonErrorHandler;
 import io.trainyard.gateway.errors.RequestIds;
@@ -34,6 +36,10 @@ import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.logging.RedactingRequestLog;
+import io.trainyard.gateway.metrics.LogMetrics;
+import io.trainyard.gateway.metrics.MetricTokens;
+import io.trainyard.gateway.metrics.MetricsEnvironment;
+import io.trainyard.gateway.metrics.PublicUrl;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.reconcile.JobLogs;
@@ -46,6 +52,7 @@ import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
 import io.trainyard.gateway.resources.FollowLimits;
 import io.trainyard.gateway.resources.JobsResource;
+import io.trainyard.gateway.resources.MetricsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.TeamsResource;
@@ -178,7 +185,21 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
-    var logArchive = logArchive(config, environment);
+    // Model metrics per epoch: posted by jobs with their own token, or read from their logs.
+    var metricStore = new MetricStore(jdbi);
+    var metricTokens = new MetricTokens(metricStore, clock);
+    var logMetrics = new LogMetrics(metricStore, clock);
+    var publicUrl = new PublicUrl(config.getGateway().getPublicUrl());
+    environment
+        .lifecycle()
+        .addServerLifecycleListener(
+            new ServerLifecycleListener() {
+              @Override
+              public void serverStarted(org.eclipse.jetty.server.Server server) {
+                publicUrl.serverStarted(getLocalPort(server));
+              }
+            });
+    var logArchive = logArchive(config, environment, logMetrics);
     var stepper =
         new JobStepper(
             store,
@@ -191,6 +212,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 reconcilerConfig.getSubmitTries(),
                 reconcilerConfig.getSubmitRetryDelay().toJavaDuration(),
                 reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
+            new MetricsEnvironment(metricTokens, publicUrl)::apply,
             clock);
     var reconciler =
         new Reconciler(
@@ -226,7 +248,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             service,
             store,
             reader,
-            new JobLogs(store, backends, json, logArchive),
+            new JobLogs(store, backends, json, logArchive, logMetrics),
             reconciler::wakeUp,
             audit.log(),
             new FollowLimits(
@@ -241,6 +263,9 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new QuotesResource(service, reader));
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));
+    jersey.register(
+        new MetricsResource(
+            service, store, metricStore, metricTokens, audit.authFailures(), clock));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
   }
@@ -275,11 +300,12 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
   }
 
   /** The archive of ended attempts' logs, for backends that do not keep them. */
-  private static LogArchive logArchive(TrainyardConfiguration config, Environment environment) {
+  private static LogArchive logArchive(
+      TrainyardConfiguration config, Environment environment, LogMetrics metrics) {
     var settings = config.getLogArchive();
     var sink = JcloudsBlobSink.open(settings.getSink().toBlobSinkConfig(config.dataPath()));
     environment.lifecycle().manage(new AutoCloseableManager(sink));
-    return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes());
+    return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes(), metrics);
   }
 
   private static String defaultOwner() {

@@ -12,13 +12,12 @@ import java.util.Map;
  * @param monthlyBudgetUsd per UTC calendar month; null = no budget
  * @param overBudget what happens to a job over budget: {@code queue} or {@code refuse}
  * @param regions residency: the team's jobs run only in these; empty = any
- * @param maxConcurrentJobs jobs of the team placed on a backend at once (submitted, running);
- *     null = no limit; more wait in the queue
+ * @param maxConcurrentJobs jobs of the team placed on a backend at once (submitted, running); null
+ *     = no limit; more wait in the queue
  * @param maxGpus GPUs the team's placed jobs may hold at once; null = no limit
- * @param maxPriority the highest {@code spec.priority} the team's jobs get (higher is capped);
- *     null = {@value io.trainyard.spi.spec.JobSpecValidator#MAX_PRIORITY}
- * @param weight the team's share of the queue against other teams' (weighted fair share); null =
- *     1
+ * @param maxPriority the highest {@code spec.priority} the team's jobs get (higher is capped); null
+ *     = {@value io.trainyard.spi.spec.JobSpecValidator#MAX_PRIORITY}
+ * @param weight the team's share of the queue against other teams' (weighted fair share); null = 1
  */
 public record TeamConfig(
     Map<String, String> namespaces,
