@@ -263,9 +263,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new QuotesResource(service, reader));
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));
-    jersey.register(
-        new MetricsResource(
-            service, store, metricStore, metricTokens, audit.authFailures(), clock));
+    var metricsResource =
+        new MetricsResource(service, store, metricStore, metricTokens, audit.authFailures(), clock);
+    jersey.register(metricsResource);
+    jersey.register(new MetricsResource.Compare(metricsResource));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
   }

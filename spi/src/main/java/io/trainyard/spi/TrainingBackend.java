@@ -94,6 +94,15 @@ public interface TrainingBackend extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether the job's processes share the gateway host's network, so that a loopback address of the
+   * gateway reaches it ({@code local} without a sandbox). False (the default): only a public URL
+   * does.
+   */
+  default boolean sharesGatewayNetwork() {
+    return false;
+  }
+
   /** Whether the backend can take work now; cheap enough to call from a health check. */
   BackendHealth health();
 

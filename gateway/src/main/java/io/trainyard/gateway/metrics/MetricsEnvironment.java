@@ -12,13 +12,13 @@ import java.util.function.Supplier;
  * Gives an attempt {@value #URL_VARIABLE} and a fresh {@value #TOKEN_VARIABLE} when its job can use
  * them: its backend delivers gateway secrets where only the job reads them ({@link
  * TrainingBackend#deliversGatewaySecrets()}), and the gateway's public URL is one the job can reach
- * (a loopback URL only from {@code local}, which runs on the gateway's own host). Others get
- * nothing, and their metrics come from their log lines.
+ * (a loopback URL only from a backend whose processes share the gateway's network, {@link
+ * TrainingBackend#sharesGatewayNetwork()}: {@code local} without a sandbox). Others get nothing,
+ * and their metrics come from their log lines.
  */
 public final class MetricsEnvironment {
   public static final String URL_VARIABLE = "TRAINYARD_METRICS_URL";
   public static final String TOKEN_VARIABLE = "TRAINYARD_METRICS_TOKEN";
-  private static final String LOCAL_KIND = "local";
 
   private final MetricTokens tokens;
   private final Supplier<URI> publicUrl;
@@ -37,7 +37,7 @@ public final class MetricsEnvironment {
     if (base == null || !backend.deliversGatewaySecrets()) {
       return attempt;
     }
-    if (loopback(base) && !LOCAL_KIND.equals(backend.kind())) {
+    if (loopback(base) && !backend.sharesGatewayNetwork()) {
       return attempt;
     }
     var url = metricsUrl(base, attempt.jobId());

@@ -42,9 +42,34 @@ import java.util.List;
  * Model metrics per epoch: jobs post theirs with their own metrics token; people read a job's
  * series and compare runs. See README "Model metrics".
  */
-@Path("/v1")
+@Path("/v1/jobs/{id}/metrics")
 @Produces(MediaType.APPLICATION_JSON)
 public final class MetricsResource {
+  /**
+   * {@code GET /v1/metrics/compare?jobs=a,b,c&name=loss}: a root resource of its own, since Jersey
+   * does not look beyond the root resource whose path matches most literally.
+   */
+  @Path("/v1/metrics")
+  @Produces(MediaType.APPLICATION_JSON)
+  public static final class Compare {
+    private final MetricsResource metrics;
+
+    public Compare(MetricsResource metrics) {
+      this.metrics = metrics;
+    }
+
+    @GET
+    @Path("compare")
+    @RolesAllowed({"trainer", "team-admin", "platform-admin"})
+    public Comparison compare(
+        @QueryParam("jobs") String ids,
+        @QueryParam("name") String name,
+        @QueryParam("goal") String goal,
+        @Context SecurityContext security) {
+      return metrics.compare(ids, name, goal, security);
+    }
+  }
+
   /** The largest batch body read; more is refused before parsing. */
   static final int MAX_BODY_BYTES = 256 * 1024;
 
@@ -93,7 +118,6 @@ public final class MetricsResource {
    * {@code [{name, value, step, epoch, time}]}.
    */
   @POST
-  @Path("jobs/{id}/metrics")
   @Consumes(MediaType.APPLICATION_JSON)
   @PermitAll
   public Posted post(
@@ -240,7 +264,6 @@ public final class MetricsResource {
    * ({@code goal=min|max} overrides each name's default).
    */
   @GET
-  @Path("jobs/{id}/metrics")
   @RolesAllowed({"trainer", "team-admin", "platform-admin"})
   public JobMetrics get(
       @PathParam("id") String id,
@@ -254,14 +277,7 @@ public final class MetricsResource {
   }
 
   /** One metric of several runs the caller may read, side by side. */
-  @GET
-  @Path("metrics/compare")
-  @RolesAllowed({"trainer", "team-admin", "platform-admin"})
-  public Comparison compare(
-      @QueryParam("jobs") String ids,
-      @QueryParam("name") String name,
-      @QueryParam("goal") String goal,
-      @Context SecurityContext security) {
+  public Comparison compare(String ids, String name, String goal, SecurityContext security) {
     if (name == null || name.isBlank()) {
       throw ApiException.field(ErrorCode.MALFORMED, "name", "is required, e.g. name=loss");
     }

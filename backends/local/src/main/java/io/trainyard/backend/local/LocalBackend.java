@@ -113,6 +113,12 @@ public final class LocalBackend implements TrainingBackend {
     return true;
   }
 
+  /** Unsandboxed only: every sandbox gives each attempt a network namespace of its own. */
+  @Override
+  public boolean sharesGatewayNetwork() {
+    return sandbox.mode() == SandboxMode.NONE;
+  }
+
   @Override
   public ExternalRef submit(BackendJob job) {
     if (closed) {
