@@ -23,7 +23,9 @@ class OpenApiTest {
             OpenApiResource.class,
             DevIssuerResource.class,
             TeamsResource.class,
-            AuditResource.class)) {
+            AuditResource.class,
+            MetricsResource.class,
+            MetricsResource.Compare.class)) {
       collect(Resource.from(type), "", served);
     }
     var described = new TreeSet<String>();
