@@ -71,6 +71,8 @@ public final class TrainyardCli {
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
+      case METRICS -> jobs.metrics(line);
+      case COMPARE -> jobs.compare(line);
       case AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };
