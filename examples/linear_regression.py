@@ -13,12 +13,15 @@ failed replica.
 """
 
 import argparse
+import json
 import os
 import random
 import socket
 import struct
 import sys
 import time
+import urllib.error
+import urllib.request
 
 TRUE_WEIGHTS = [2.0, -3.5, 1.25]
 TRUE_BIAS = 0.5
@@ -30,6 +33,34 @@ IO_TIMEOUT_S = 60.0
 
 def log(rank, message):
     print(f"[rank {rank}] {message}", flush=True)
+
+
+def report_metric(name, value, step, epoch):
+    """Reports a model metric the Trainyard way.
+
+    Where the gateway gave the job TRAINYARD_METRICS_URL and TRAINYARD_METRICS_TOKEN (local and
+    Kubernetes backends), the point is POSTed there; otherwise (SageMaker, Vertex, Azure ML, or a
+    post that failed) it is printed as a trainyard-metric line, which the gateway reads from the
+    logs (and SageMaker from its own). The token is never printed.
+    """
+    url = os.environ.get("TRAINYARD_METRICS_URL")
+    token = os.environ.get("TRAINYARD_METRICS_TOKEN")
+    if url and token:
+        point = {"name": name, "value": value, "step": step, "epoch": epoch, "time": time.time()}
+        request = urllib.request.Request(
+            url,
+            data=json.dumps([point]).encode("utf-8"),
+            method="POST",
+            headers={"Content-Type": "application/json", "Authorization": "Bearer " + token},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                answer.read()
+            return
+        except (OSError, urllib.error.URLError) as e:
+            reason = getattr(e, "code", None) or type(e).__name__
+            print(f"metrics post failed ({reason}); logging the metric instead", flush=True)
+    print(f"trainyard-metric name={name} value={value:.6f} step={step} epoch={epoch}", flush=True)
 
 
 def dot(a, b):
@@ -154,6 +185,9 @@ def train(args):
             bias -= args.lr * total[features] / count
             loss = total[features + 1] / count
             print(f"epoch {epoch} loss {loss:.6f}", flush=True)
+            if rank == 0:
+                # The loss is global (all-reduced): one rank reports it.
+                report_metric("loss", loss, epoch, epoch)
     finally:
         reduce.close()
 

@@ -24,6 +24,22 @@ enum Command {
       Set.of("--replica"),
       Set.of("--follow")),
   CANCEL("cancel", "ID", "Cancel a job", 1, 1),
+  METRICS(
+      "metrics",
+      "ID [--metric NAME] [--goal min|max]",
+      "Show a job's model metrics (last and best of each) and a chart of one (default loss)",
+      1,
+      1,
+      Set.of("--metric", "--goal"),
+      Set.of()),
+  COMPARE(
+      "compare",
+      "ID ID... --metric NAME [--goal min|max]",
+      "Compare one metric of several runs side by side",
+      2,
+      20,
+      Set.of("--metric", "--goal"),
+      Set.of()),
   WAIT(
       "wait",
       "ID [--timeout 10m]",

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The zero-config demo, run from the repository root: start a gateway, quote and submit the example
- * job with a dev token, follow its logs, report how it ended, stop the gateway.
+ * job with a dev token, follow its logs, report how it ended and its final model metrics, stop the
+ * gateway.
  */
 final class DemoCommand {
   static final String GATEWAY_JAR = "gateway/target/trainyard.jar";
@@ -161,7 +162,22 @@ final class DemoCommand {
       throw CliException.failed(summary + (reason == null ? "" : ": " + reason));
     }
     out.println(summary);
+    printMetrics(client, id);
     return 0;
+  }
+
+  /**
+   * The example reports its loss per epoch (posted with the job's metrics token where the gateway
+   * gave one, else as trainyard-metric lines the gateway read while the logs were followed).
+   */
+  private void printMetrics(GatewayClient client, String id) {
+    out.println();
+    out.println("final metrics (./trainyard metrics " + id + "):");
+    try {
+      print(MetricsView.job(client.parse(client.get("/v1/jobs/" + id + "/metrics")), "loss"));
+    } catch (CliException e) {
+      out.println("  not available: " + e.getMessage());
+    }
   }
 
   /**

@@ -181,6 +181,52 @@ final class JobCommands {
         : "application/json";
   }
 
+  int metrics(CommandLine line) {
+    var query = new ArrayList<String>();
+    if (line.option("--goal") != null) {
+      query.add("goal=" + URLEncoder.encode(line.option("--goal"), StandardCharsets.UTF_8));
+    }
+    String body =
+        client.get(
+            "/v1/jobs/"
+                + line.jobId()
+                + "/metrics"
+                + (query.isEmpty() ? "" : "?" + String.join("&", query)));
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    print(MetricsView.job(client.parse(body), line.option("--metric")));
+    return 0;
+  }
+
+  int compare(CommandLine line) {
+    var metric = line.option("--metric");
+    if (metric == null || metric.isBlank()) {
+      throw CliException.usage("compare needs --metric NAME, e.g. --metric loss");
+    }
+    var ids = new ArrayList<String>();
+    for (var id : line.operands()) {
+      if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
+        throw CliException.usage("'" + id + "' is not a job id");
+      }
+      ids.add(id);
+    }
+    var path =
+        "/v1/metrics/compare?jobs="
+            + String.join(",", ids)
+            + "&name="
+            + URLEncoder.encode(metric, StandardCharsets.UTF_8)
+            + (line.option("--goal") == null
+                ? ""
+                : "&goal=" + URLEncoder.encode(line.option("--goal"), StandardCharsets.UTF_8));
+    String body = client.get(path);
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    print(MetricsView.compare(client.parse(body)));
+    return 0;
+  }
+
   private int printRaw(String body) {
     terminal.out().println(body.stripTrailing());
     return 0;

@@ -76,6 +76,8 @@ public final class TrainyardCli {
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
+      case METRICS -> jobs.metrics(line);
+      case COMPARE -> jobs.compare(line);
       case ALGORITHMS, AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };

@@ -87,6 +87,64 @@ class TrainyardCliTest {
   }
 
   @Test
+  void metricsShowsATableAndAChartOfTheLoss() {
+    gateway.answer(
+        "GET",
+        "/v1/jobs/" + JOB_ID + "/metrics",
+        200,
+        """
+        {"jobId":"%s","state":"SUCCEEDED","metrics":[
+          {"name":"accuracy","goal":"max","last":{"name":"accuracy","value":0.8,"epoch":2},
+           "best":{"name":"accuracy","value":0.8,"epoch":2},
+           "points":[{"name":"accuracy","value":0.8,"epoch":2}]},
+          {"name":"loss","goal":"min","last":{"name":"loss","value":0.25,"step":3,"epoch":3},
+           "best":{"name":"loss","value":0.25,"step":3,"epoch":3},
+           "points":[{"name":"loss","value":1.0,"step":1},{"name":"loss","value":0.5,"step":2},
+                     {"name":"loss","value":0.25,"step":3}]}]}
+        """
+            .formatted(JOB_ID));
+
+    int exit = run("metrics", JOB_ID);
+
+    assertThat(exit).isZero();
+    assertThat(stdout())
+        .contains("METRIC    POINTS  LAST  AT       BEST  AT       GOAL")
+        .contains("loss      3       0.25  step 3   0.25  step 3   min")
+        .contains("accuracy  1       0.8   epoch 2  0.8   epoch 2  max")
+        .contains("loss by step")
+        .contains("   1 |*")
+        .contains("0.25 |  *")
+        .contains("     +---")
+        .contains("step 1 .. step 3");
+  }
+
+  @Test
+  void compareAsksForOneMetricOfEveryRun() {
+    gateway.answer(
+        "GET",
+        "/v1/metrics/compare",
+        200,
+        """
+        {"metric":"loss","goal":"min","runs":[
+          {"jobId":"a1","name":"lr-small","state":"SUCCEEDED","series":{"name":"loss","goal":"min",
+           "last":{"value":0.3,"step":9},"best":{"value":0.2,"step":5},"points":[{},{}]}},
+          {"jobId":"b2","name":"lr-big","state":"RUNNING","series":{"name":"loss","goal":"min",
+           "points":[]}}]}
+        """);
+
+    int exit = run("compare", "a1", "b2", "--metric", "loss");
+
+    assertThat(exit).isZero();
+    assertThat(gateway.lastRequest().query()).isEqualTo("jobs=a1,b2&name=loss");
+    assertThat(stdout())
+        .contains("JOB  NAME      STATE      POINTS  LAST loss  BEST loss")
+        .contains("a1   lr-small  SUCCEEDED  2       0.3        0.2")
+        .contains("b2   lr-big    RUNNING    0       -          -")
+        .contains("best is the min of loss");
+    assertThat(run("compare", "a1", "b2")).isEqualTo(2);
+  }
+
+  @Test
   void submitSendsTheYamlWithItsContentTypeTheKeyAndTheToken() throws IOException {
     Files.writeString(workDir.resolve("job.yaml"), SPEC);
     gateway.answer("POST", "/v1/jobs", 201, SUBMITTED);

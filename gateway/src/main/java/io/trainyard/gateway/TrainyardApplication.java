@@ -10,6 +10,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.AutoCloseableManager;
+import io.dropwizard.lifecycle.ServerLifecycleListener;
 import io.trainyard.audit.JcloudsBlobSink;
 import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.Router;
@@ -28,6 +29,7 @@ import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.MetricStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
 import io.trainyard.gateway.errors.JsonErrorHandler;
 import io.trainyard.gateway.errors.RequestIds;
@@ -40,6 +42,11 @@ import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.metrics.GatewayMetrics;
+import io.trainyard.gateway.metrics.LogMetrics;
+import io.trainyard.gateway.metrics.MetricSeries;
+import io.trainyard.gateway.metrics.MetricTokens;
+import io.trainyard.gateway.metrics.MetricsEnvironment;
+import io.trainyard.gateway.metrics.PublicUrl;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.queue.QueueDispatcher;
@@ -57,6 +64,7 @@ import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
 import io.trainyard.gateway.resources.FollowLimits;
 import io.trainyard.gateway.resources.JobsResource;
+import io.trainyard.gateway.resources.MetricsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QueueResource;
 import io.trainyard.gateway.resources.QuotesResource;
@@ -161,7 +169,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
-    var webhooks = webhooks(config, environment, jdbi, owner, audit);
+    // Model metrics per epoch: posted by jobs with their own token, or read from their logs; their
+    // last values go out with completion events.
+    var metricStore = new MetricStore(jdbi);
+    var webhooks = webhooks(config, environment, jdbi, owner, audit, finalMetrics(metricStore));
     var metrics = new GatewayMetrics();
     var json = new StoredJson();
     // The queue (README "The queue"): ordering facts and quotas, in every job change's transaction.
@@ -209,7 +220,19 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.registerWith(environment);
     var router = new Router(prices, config.getDefaultEstimatedHours());
     var service = new JobService(router, backends, teams, store, json, clock);
-    var logArchive = logArchive(config, environment);
+    var metricTokens = new MetricTokens(metricStore, clock);
+    var logMetrics = new LogMetrics(metricStore, clock);
+    var publicUrl = new PublicUrl(config.getGateway().getPublicUrl());
+    environment
+        .lifecycle()
+        .addServerLifecycleListener(
+            new ServerLifecycleListener() {
+              @Override
+              public void serverStarted(org.eclipse.jetty.server.Server server) {
+                publicUrl.serverStarted(getLocalPort(server));
+              }
+            });
+    var logArchive = logArchive(config, environment, logMetrics);
     var stepper =
         new JobStepper(
             store,
@@ -222,6 +245,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 reconcilerConfig.getSubmitTries(),
                 reconcilerConfig.getSubmitRetryDelay().toJavaDuration(),
                 reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
+            new MetricsEnvironment(metricTokens, publicUrl)::apply,
             clock);
     var reconciler =
         new Reconciler(
@@ -272,7 +296,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             service,
             store,
             reader,
-            new JobLogs(store, backends, json, logArchive),
+            new JobLogs(store, backends, json, logArchive, logMetrics),
             reconciler::wakeUp,
             audit.log(),
             new FollowLimits(
@@ -290,6 +314,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new BackendsResource(backends));
     jersey.register(new TeamsResource(teams, store, clock));
     jersey.register(new WebhooksResource(webhooks.admin(), webhooks.store(), teams));
+    var metricsResource =
+        new MetricsResource(service, store, metricStore, metricTokens, audit.authFailures(), clock);
+    jersey.register(metricsResource);
+    jersey.register(new MetricsResource.Compare(metricsResource));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
   }
@@ -323,6 +351,17 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     return audit;
   }
 
+  /** Each metric's last value (by step, epoch, then time), for a job's completion event. */
+  private static FinalMetrics finalMetrics(MetricStore store) {
+    return jobId -> {
+      var last = new java.util.LinkedHashMap<String, Double>();
+      for (var series : MetricSeries.of(store.points(jobId, null), null)) {
+        last.put(series.name(), series.last().value());
+      }
+      return last;
+    };
+  }
+
   /**
    * Completion events: their outbox decorates the job audit, their dispatcher runs in the
    * background, and receivers may never be this gateway's admin port.
@@ -332,7 +371,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
       Environment environment,
       org.jdbi.v3.core.Jdbi jdbi,
       String owner,
-      GatewayAudit audit) {
+      GatewayAudit audit,
+      FinalMetrics finalMetrics) {
     var adminPorts = new java.util.concurrent.CopyOnWriteArraySet<Integer>();
     if (config.getServerFactory()
         instanceof io.dropwizard.core.server.DefaultServerFactory server) {
@@ -360,18 +400,19 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             owner,
             () -> adminPorts,
             audit.log(),
-            FinalMetrics.NONE,
+            finalMetrics,
             clock);
     environment.lifecycle().manage(webhooks.dispatcher());
     return webhooks;
   }
 
   /** The archive of ended attempts' logs, for backends that do not keep them. */
-  private static LogArchive logArchive(TrainyardConfiguration config, Environment environment) {
+  private static LogArchive logArchive(
+      TrainyardConfiguration config, Environment environment, LogMetrics metrics) {
     var settings = config.getLogArchive();
     var sink = JcloudsBlobSink.open(settings.getSink().toBlobSinkConfig(config.dataPath()));
     environment.lifecycle().manage(new AutoCloseableManager(sink));
-    return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes());
+    return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes(), metrics);
   }
 
   private static String defaultOwner() {

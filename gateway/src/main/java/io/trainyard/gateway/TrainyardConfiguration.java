@@ -9,6 +9,7 @@ import io.trainyard.gateway.config.AuditConfig;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.BackendHealthConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
+import io.trainyard.gateway.config.GatewayConfig;
 import io.trainyard.gateway.config.LogArchiveConfig;
 import io.trainyard.gateway.config.LogFollowConfig;
 import io.trainyard.gateway.config.MetricsConfig;
@@ -45,6 +46,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
   @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
   @Valid @NotNull private MetricsConfig metrics = new MetricsConfig();
+  @Valid @NotNull private GatewayConfig gateway = new GatewayConfig();
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -167,6 +169,17 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setLogFollow(LogFollowConfig logFollow) {
     this.logFollow = logFollow;
+  }
+
+  /** Where jobs and browsers reach the gateway ({@code gateway.publicUrl}). */
+  @JsonProperty
+  public GatewayConfig getGateway() {
+    return gateway;
+  }
+
+  @JsonProperty
+  public void setGateway(GatewayConfig gateway) {
+    this.gateway = gateway;
   }
 
   @JsonProperty

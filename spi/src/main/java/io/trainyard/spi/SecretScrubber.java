@@ -43,7 +43,9 @@ public final class SecretScrubber {
           Pattern.compile("\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b"),
           Pattern.compile("\\bgh[pousr]_[A-Za-z0-9]{30,}"),
           Pattern.compile("\\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-          Pattern.compile("\\bAIza[0-9A-Za-z_-]{35}"));
+          Pattern.compile("\\bAIza[0-9A-Za-z_-]{35}"),
+          // Trainyard's own job metrics tokens (TRAINYARD_METRICS_TOKEN)
+          Pattern.compile("\\btym_[A-Za-z0-9_-]{40,}"));
 
   /** The scheme word is kept, so a reader still sees what was there. */
   private static final Pattern BEARER =

@@ -87,6 +87,25 @@ public interface TrainingBackend extends AutoCloseable {
     return Subscription.NONE;
   }
 
+  /**
+   * Whether this backend passes {@link BackendJob#gatewaySecretEnv()} to the job's processes in a
+   * way only they can read (a process environment on this host, a Kubernetes Secret). Managed
+   * platforms that show a job's environment to anyone who may describe it say false (the default),
+   * and the gateway then gives them nothing secret.
+   */
+  default boolean deliversGatewaySecrets() {
+    return false;
+  }
+
+  /**
+   * Whether the job's processes share the gateway host's network, so that a loopback address of the
+   * gateway reaches it ({@code local} without a sandbox). False (the default): only a public URL
+   * does.
+   */
+  default boolean sharesGatewayNetwork() {
+    return false;
+  }
+
   /** Whether the backend can take work now; cheap enough to call from a health check. */
   BackendHealth health();
 

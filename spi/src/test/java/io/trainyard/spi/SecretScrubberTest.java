@@ -23,6 +23,14 @@ class SecretScrubberTest {
   }
 
   @Test
+  void aJobsMetricsTokenIsRecognisedByItsShape() {
+    var token = "tym_" + "Ab0_-".repeat(9);
+    assertThat(SecretScrubber.shapes().scrub("posting with " + token + " failed"))
+        .isEqualTo("posting with [REDACTED] failed");
+    assertThat(SecretScrubber.shapes().scrub("tym_short stays")).isEqualTo("tym_short stays");
+  }
+
+  @Test
   void shortValuesAreLeftAloneSoOrdinaryWordsSurvive() {
     assertThat(SecretScrubber.of(List.of("1", "abc")).scrub("epoch 1 abc loss 0.1"))
         .isEqualTo("epoch 1 abc loss 0.1");

@@ -54,11 +54,17 @@ public final class MotoServer implements BeforeAllCallback {
       port = socket.getLocalPort();
     }
     var log = Files.createTempFile("moto-", ".log");
-    var process =
+    var builder =
         new ProcessBuilder("python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", "" + port)
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    // The request recorder writes beside the log, never into the working tree.
+    builder
+        .environment()
+        .put(
+            "MOTO_RECORDER_FILEPATH",
+            log.resolveSibling(log.getFileName() + ".recording").toString());
+    var process = builder.start();
     var server = new Running(process, port, log);
     // A run that is killed must not leave moto behind.
     Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));

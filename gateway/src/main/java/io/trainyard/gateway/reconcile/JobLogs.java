@@ -35,12 +35,26 @@ public final class JobLogs {
   private final BackendRegistry backends;
   private final StoredJson json;
   private final LogArchive archive;
+  private final io.trainyard.gateway.metrics.LogMetrics metrics;
 
   public JobLogs(JobStore store, BackendRegistry backends, StoredJson json, LogArchive archive) {
+    this(store, backends, json, archive, io.trainyard.gateway.metrics.LogMetrics.NONE);
+  }
+
+  /**
+   * @param metrics stores the {@code trainyard-metric} lines of what is read
+   */
+  public JobLogs(
+      JobStore store,
+      BackendRegistry backends,
+      StoredJson json,
+      LogArchive archive,
+      io.trainyard.gateway.metrics.LogMetrics metrics) {
     this.store = store;
     this.backends = backends;
     this.json = json;
     this.archive = archive;
+    this.metrics = metrics;
   }
 
   public void stream(JobRow job, LogQuery query, LineSink sink) throws IOException {
@@ -59,7 +73,7 @@ public final class JobLogs {
         query.follow() && maxFollow != null
             ? CLOSER.schedule(open::expire, maxFollow.toMillis(), TimeUnit.MILLISECONDS)
             : null;
-    var last = new LastSeen(sink);
+    var last = new LastSeen(sink, metrics, job.id());
     try {
       stream(job, query, last, open);
     } finally {
@@ -113,10 +127,14 @@ public final class JobLogs {
   /** Remembers the time of the last line passed on, to tell a cut-off follow where to resume. */
   private static final class LastSeen {
     private final LineSink sink;
+    private final io.trainyard.gateway.metrics.LogMetrics metrics;
+    private final String jobId;
     private java.time.Instant at;
 
-    LastSeen(LineSink sink) {
+    LastSeen(LineSink sink, io.trainyard.gateway.metrics.LogMetrics metrics, String jobId) {
       this.sink = sink;
+      this.metrics = metrics;
+      this.jobId = jobId;
     }
   }
 
@@ -194,6 +212,8 @@ public final class JobLogs {
         if (line.get().at() != null) {
           sink.at = line.get().at();
         }
+        // Metrics are read where logs are read anyway; a line read again is stored once.
+        sink.metrics.line(sink.jobId, line.get().text(), line.get().at());
       }
     } finally {
       open.set(null);

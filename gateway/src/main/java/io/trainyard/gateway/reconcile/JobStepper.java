@@ -57,6 +57,7 @@ public final class JobStepper {
   private final JobWrites writes;
   private final Failover failover;
   private final Clock clock;
+  private final java.util.function.BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv;
 
   /**
    * @param router re-quotes QUEUED jobs
@@ -86,6 +87,23 @@ public final class JobStepper {
       LogArchive archive,
       SubmitRetries.Policy retries,
       Clock clock) {
+    this(store, backends, json, router, teams, archive, retries, (job, backend) -> job, clock);
+  }
+
+  /**
+   * @param attemptEnv adds what the gateway gives an attempt at submit (its metrics URL and token)
+   */
+  public JobStepper(
+      JobStore store,
+      BackendRegistry backends,
+      StoredJson json,
+      Router router,
+      TeamDirectory teams,
+      LogArchive archive,
+      SubmitRetries.Policy retries,
+      java.util.function.BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv,
+      Clock clock) {
+    this.attemptEnv = attemptEnv;
     this.retries = new SubmitRetries(retries);
     this.writes = new JobWrites(store, clock);
     this.failover = new Failover(store, teams, writes, this.retries, clock);
@@ -199,7 +217,7 @@ public final class JobStepper {
             offer.placement(),
             teams.settings(job.team(), job.backendId()));
     try {
-      var ref = backend.submit(attempt);
+      var ref = backend.submit(attemptEnv.apply(attempt, backend));
       retries.done(job.id(), job.attempt());
       var next =
           job.withState(JobState.SUBMITTED, null, now()).toBuilder()

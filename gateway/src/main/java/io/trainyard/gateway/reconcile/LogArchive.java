@@ -44,6 +44,7 @@ public final class LogArchive {
 
   private final BlobSink sink;
   private final long maxBytes;
+  private final io.trainyard.gateway.metrics.LogMetrics metrics;
 
   /** What archiving an attempt did. */
   public record Summary(long lines, long bytes, boolean truncated) {
@@ -63,8 +64,16 @@ public final class LogArchive {
   record Entry(String replica, Instant at, String text) {}
 
   public LogArchive(BlobSink sink, long maxBytes) {
+    this(sink, maxBytes, io.trainyard.gateway.metrics.LogMetrics.NONE);
+  }
+
+  /**
+   * @param metrics stores the {@code trainyard-metric} lines of what is archived
+   */
+  public LogArchive(BlobSink sink, long maxBytes, io.trainyard.gateway.metrics.LogMetrics metrics) {
     this.sink = sink;
     this.maxBytes = maxBytes;
+    this.metrics = metrics;
   }
 
   static String name(String jobId, int attempt) {
@@ -89,7 +98,7 @@ public final class LogArchive {
         try (Writer out =
             new OutputStreamWriter(
                 new GZIPOutputStream(Files.newOutputStream(file)), StandardCharsets.UTF_8)) {
-          summary = copy(backend, ref, out);
+          summary = copy(backend, ref, out, metrics.batch(jobId));
         }
         sink.put(name(jobId, attempt), file);
         return summary;
@@ -101,7 +110,25 @@ public final class LogArchive {
     }
   }
 
-  private Summary copy(TrainingBackend backend, ExternalRef ref, Writer out) throws IOException {
+  private Summary copy(
+      TrainingBackend backend,
+      ExternalRef ref,
+      Writer out,
+      io.trainyard.gateway.metrics.LogMetrics.Batch metricLines)
+      throws IOException {
+    try {
+      return copyLines(backend, ref, out, metricLines);
+    } finally {
+      metricLines.flush();
+    }
+  }
+
+  private Summary copyLines(
+      TrainingBackend backend,
+      ExternalRef ref,
+      Writer out,
+      io.trainyard.gateway.metrics.LogMetrics.Batch metricLines)
+      throws IOException {
     long lines = 0;
     long bytes = 0;
     try (var stream = backend.logs(ref, LogQuery.ALL)) {
@@ -117,6 +144,7 @@ public final class LogArchive {
           return new Summary(lines, bytes, true);
         }
         write(out, new Entry(line.get().replica(), line.get().at(), text));
+        metricLines.line(text, line.get().at());
         lines++;
         bytes += size;
       }

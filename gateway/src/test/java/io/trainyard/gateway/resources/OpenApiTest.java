@@ -26,7 +26,9 @@ class OpenApiTest {
             TeamsResource.class,
             WebhooksResource.class,
             AuditResource.class,
-            AlgorithmsResource.class)) {
+            AlgorithmsResource.class,
+            MetricsResource.class,
+            MetricsResource.Compare.class)) {
       collect(Resource.from(type), "", served);
     }
     var described = new TreeSet<String>();

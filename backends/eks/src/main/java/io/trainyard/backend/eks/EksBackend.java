@@ -91,6 +91,12 @@ final class EksBackend implements TrainingBackend {
     return connected().logs(ref, query);
   }
 
+  /** As on any cluster: a Secret beside the job object. */
+  @Override
+  public boolean deliversGatewaySecrets() {
+    return true;
+  }
+
   /** Pods' logs go with the pods, as on any cluster: the gateway archives them first. */
   @Override
   public boolean keepsLogs() {

@@ -34,11 +34,17 @@ final class JobSubmitter {
     var desired = desired(job);
     var kind = renderer.kind(job);
     var at = Attempt.of(kind, desired);
+    // Before the job, so its pods find it at once; owned by the job once that exists.
+    var secret = renderer.desiredSecret(job);
+    secret.ifPresent(api::createIfAbsent);
     GenericKubernetesResource live;
     try {
       live = api.create(kind, desired);
     } catch (AlreadyExistsException e) {
       live = adopt(job, at);
+    }
+    if (secret.isPresent()) {
+      api.ownSecret(at.namespace(), secret.get().getMetadata().getName(), live);
     }
     // After the job, so the ConfigMap can be owned by it and go when it goes.
     renderer.desiredConfig(job, live).ifPresent(api::createIfAbsent);

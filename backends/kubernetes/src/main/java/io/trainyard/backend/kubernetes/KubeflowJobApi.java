@@ -97,6 +97,55 @@ final class KubeflowJobApi {
     }
   }
 
+  /** Creates {@code secret} unless it is there already (a retried submit). */
+  void createIfAbsent(io.fabric8.kubernetes.api.model.Secret secret) {
+    var ns = secret.getMetadata().getNamespace();
+    try {
+      client.secrets().inNamespace(ns).resource(secret).create();
+    } catch (KubernetesClientException e) {
+      if (!KubernetesErrors.isConflict(e)) {
+        throw KubernetesErrors.translate(
+            e, "create Secret " + ns + "/" + secret.getMetadata().getName());
+      }
+    }
+  }
+
+  /** Makes the Secret {@code ns/name} owned by {@code owner}, so it goes when the owner goes. */
+  void ownSecret(String ns, String name, io.fabric8.kubernetes.api.model.HasMetadata owner) {
+    var patch = JSON_OWNER.createObjectNode();
+    var ref = patch.putObject("metadata").putArray("ownerReferences").addObject();
+    ref.put("apiVersion", owner.getApiVersion());
+    ref.put("kind", owner.getKind());
+    ref.put("name", owner.getMetadata().getName());
+    ref.put("uid", owner.getMetadata().getUid());
+    try {
+      client
+          .secrets()
+          .inNamespace(ns)
+          .withName(name)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+    } catch (KubernetesClientException e) {
+      if (!KubernetesErrors.isNotFound(e)) {
+        throw KubernetesErrors.translate(e, "patch Secret " + ns + "/" + name);
+      }
+    }
+  }
+
+  /** Deletes the Secret {@code ns/name}; false when it was not there. */
+  boolean deleteSecret(String ns, String name) {
+    try {
+      return !client.secrets().inNamespace(ns).withName(name).delete().isEmpty();
+    } catch (KubernetesClientException e) {
+      if (KubernetesErrors.isNotFound(e)) {
+        return false;
+      }
+      throw KubernetesErrors.translate(e, "delete Secret " + ns + "/" + name);
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON_OWNER =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
   /**
    * Deletes the object in the background (its pods go after it), only if it is still at {@code
    * resourceVersion} when that is given.

@@ -112,6 +112,7 @@ final class KubeflowJobRenderer {
       PodCleanup.holdPods(tree);
       priorityClass(job).ifPresent(name -> putPriorityClass(tree, name));
     }
+    GatewaySecret.reference(tree, job);
     try {
       return Serialization.unmarshal(
           JSON.writeValueAsString(tree), GenericKubernetesResource.class);
@@ -173,6 +174,11 @@ final class KubeflowJobRenderer {
                 }
               });
     }
+  }
+
+  /** The Secret of the gateway's secret environment of {@code job} ({@link GatewaySecret}). */
+  Optional<io.fabric8.kubernetes.api.model.Secret> desiredSecret(BackendJob job) {
+    return GatewaySecret.desired(job, labels(job));
   }
 
   /** The DeepSpeed ConfigMap of {@code job}, owned by its job object; empty without a config. */

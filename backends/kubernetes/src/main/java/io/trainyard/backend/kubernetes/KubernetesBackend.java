@@ -99,6 +99,12 @@ public final class KubernetesBackend implements TrainingBackend {
     return logs.logs(ref, query);
   }
 
+  /** In a Secret in the team's namespace, read by the pods through {@code secretKeyRef}. */
+  @Override
+  public boolean deliversGatewaySecrets() {
+    return true;
+  }
+
   /** A pod's log goes with the pod: the gateway archives it before {@link #cleanup}. */
   @Override
   public boolean keepsLogs() {
@@ -109,6 +115,8 @@ public final class KubernetesBackend implements TrainingBackend {
   @Override
   public void cleanup(ExternalRef ref) {
     var at = Attempt.of(ref);
+    // The job's metrics token is refused once it ended; its Secret goes now, not with the object.
+    api.deleteSecret(at.namespace(), GatewaySecret.name(at.name()));
     var job = api.get(at.kind(), at.namespace(), at.name());
     if (job == null) {
       return;

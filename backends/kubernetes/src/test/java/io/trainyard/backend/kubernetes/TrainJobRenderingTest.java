@@ -67,6 +67,26 @@ class TrainJobRenderingTest {
   }
 
   @Test
+  void theGatewaysSecretEnvironmentIsReadFromItsSecretByTheTrainer() {
+    var job =
+        job(SPEC)
+            .withGatewaySecretEnv(
+                java.util.Map.of("TRAINYARD_METRICS_TOKEN", "tym_value-never-rendered"));
+    var object = tree(RENDERER.desired(job, job.placement()));
+    assertThat(object.toString()).doesNotContain("tym_value-never-rendered");
+    var env = object.at("/spec/trainer/env");
+    assertThat(env.toString())
+        .contains(
+            "{\"name\":\"TRAINYARD_METRICS_TOKEN\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\""
+                + job.objectName()
+                + "-gateway\",\"key\":\"TRAINYARD_METRICS_TOKEN\"}}}")
+        .contains("WANDB_API_KEY");
+    assertThat(RENDERER.desiredSecret(job).orElseThrow().getStringData())
+        .containsEntry("TRAINYARD_METRICS_TOKEN", "tym_value-never-rendered");
+    assertThat(RENDERER.desiredSecret(job(SPEC))).isEmpty();
+  }
+
+  @Test
   void theAttemptIsATrainJobOnTheRuntimeLabelledAndPinnedToItsPool() {
     var job = job(SPEC);
     assertThat(RENDERER.kind(job)).isEqualTo(JobKind.TRAIN_JOB);

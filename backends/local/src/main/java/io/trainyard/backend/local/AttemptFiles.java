@@ -118,6 +118,21 @@ final class AttemptFiles {
     }
   }
 
+  /**
+   * The gateway's secret environment of the attempt (its metrics token), in the gateway-only
+   * directory like everything here; empty when the gateway gave none.
+   */
+  @SuppressWarnings("unchecked")
+  java.util.Map<String, String> readGatewayEnv() {
+    return read("gateway-env.json", java.util.Map.class).orElse(java.util.Map.of());
+  }
+
+  void writeGatewayEnv(java.util.Map<String, String> env) {
+    if (!env.isEmpty()) {
+      write("gateway-env.json", env);
+    }
+  }
+
   Optional<AttemptState> readState() {
     return read("state.json", AttemptState.class);
   }

@@ -197,6 +197,7 @@ final class AttemptSupervisor {
     for (var replica : plan.replicas()) {
       try {
         values.addAll(secrets.resolve(plan.team(), replica.secretEnv()).values());
+        values.addAll(files.readGatewayEnv().values());
       } catch (BackendException e) {
         // The secret is gone since the launch: nothing of it to find either.
       }
@@ -232,7 +233,8 @@ final class AttemptSupervisor {
     }
     try {
       ensureNetwork();
-      var values = secrets.resolve(plan.team(), replica.secretEnv());
+      var values = new java.util.LinkedHashMap<>(files.readGatewayEnv());
+      values.putAll(secrets.resolve(plan.team(), replica.secretEnv()));
       var handle = launcher.launch(files, lease, replica, values);
       handles.put(name, handle);
       var start = handle.info().startInstant().orElse(null);

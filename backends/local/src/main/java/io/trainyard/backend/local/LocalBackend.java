@@ -107,6 +107,18 @@ public final class LocalBackend implements TrainingBackend {
     return placements.propose(spec, config.maxConcurrentJobs() - liveAttempts());
   }
 
+  /** Replicas get them in their process environment, which only they (and root) can read. */
+  @Override
+  public boolean deliversGatewaySecrets() {
+    return true;
+  }
+
+  /** Unsandboxed only: every sandbox gives each attempt a network namespace of its own. */
+  @Override
+  public boolean sharesGatewayNetwork() {
+    return sandbox.mode() == SandboxMode.NONE;
+  }
+
   @Override
   public ExternalRef submit(BackendJob job) {
     if (closed) {
@@ -178,6 +190,7 @@ public final class LocalBackend implements TrainingBackend {
               sandbox.prepare(lease);
               attemptFiles.writeLease(lease);
               attemptFiles.writePlan(plan);
+              attemptFiles.writeGatewayEnv(job.gatewaySecretEnv());
               var state = AttemptState.admitting(plan);
               attemptFiles.writeState(state);
               return supervisor(attemptFiles, plan, state, lease);

@@ -43,6 +43,8 @@ import java.util.Set;
  *   secretAccessKey: test
  *   maxAttempts: 1                       # SDK attempts per call, default 3
  *   logPollInterval: 2s                  # how often a followed log stream asks (500ms, 2s)
+ *   metricNames: [loss, accuracy]        # trainyard-metric lines SageMaker itself parses into
+ *                                        # metric definitions (default below, at most 40)
  * }</pre>
  *
  * Without {@code accessKeyId} the SDK's default credential chain is used (environment, profile,
@@ -69,8 +71,16 @@ public record SageMakerConfig(
     String accessKeyId,
     String secretAccessKey,
     Integer maxAttempts,
-    String logPollInterval)
+    String logPollInterval,
+    List<String> metricNames)
     implements BackendConfig {
+
+  /** The metric names SageMaker watches for when the block names none. */
+  static final List<String> DEFAULT_METRIC_NAMES =
+      List.of("loss", "val_loss", "accuracy", "val_accuracy", "error", "learning_rate");
+
+  private static final java.util.regex.Pattern METRIC_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_.:/-]{1,128}");
 
   /** The {@code ml.*} rows of the embedded price catalog, used when the block names none. */
   static final List<String> CATALOG_TYPES =
@@ -100,6 +110,19 @@ public record SageMakerConfig(
     secrets = secrets == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(secrets));
     maxAttempts = maxAttempts == null ? 3 : maxAttempts;
     logPollInterval = blankToDefault(logPollInterval, "2s");
+    metricNames =
+        metricNames == null
+            ? DEFAULT_METRIC_NAMES
+            : List.copyOf(new java.util.LinkedHashSet<>(metricNames));
+    if (metricNames.size() > 40) {
+      throw new IllegalArgumentException("metricNames: SageMaker takes at most 40 metrics");
+    }
+    for (var name : metricNames) {
+      if (!METRIC_NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            "metricNames: '" + name + "' must be 1-128 of letters, digits, _ . : / -");
+      }
+    }
     checkJobFields(discountPct, roleArn, inputMode, outputPath, volumeSizeGb);
     duration("defaultMaxRuntime", defaultMaxRuntime);
     duration("maxWaitForSpot", maxWaitForSpot);
@@ -186,7 +209,8 @@ public record SageMakerConfig(
       @JsonProperty("accessKeyId") String accessKeyId,
       @JsonProperty("secretAccessKey") String secretAccessKey,
       @JsonProperty("maxAttempts") Integer maxAttempts,
-      @JsonProperty("logPollInterval") String logPollInterval) {
+      @JsonProperty("logPollInterval") String logPollInterval,
+      @JsonProperty("metricNames") List<String> metricNames) {
     return new SageMakerConfig(
         id,
         region,
@@ -207,7 +231,8 @@ public record SageMakerConfig(
         accessKeyId,
         secretAccessKey,
         maxAttempts,
-        logPollInterval);
+        logPollInterval,
+        metricNames);
   }
 
   /** The Secrets Manager ARN that delivers {@code ref}, if the block maps it. */

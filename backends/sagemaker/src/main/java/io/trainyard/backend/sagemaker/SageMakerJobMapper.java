@@ -109,7 +109,29 @@ final class SageMakerJobMapper {
     if (!role.args().isEmpty()) {
       algorithm.containerArguments(role.args());
     }
+    // No metrics token here (anyone who may describe the job sees its environment): SageMaker
+    // parses the job's trainyard-metric lines itself, one definition per metric name.
+    algorithm.metricDefinitions(metricDefinitions(config.metricNames()));
     return algorithm.build();
+  }
+
+  /**
+   * One SageMaker metric definition per name: a regex on the job's log lines {@code
+   * trainyard-metric name=<name> value=<number> ...} whose group is the value.
+   */
+  static List<software.amazon.awssdk.services.sagemaker.model.MetricDefinition> metricDefinitions(
+      List<String> names) {
+    return names.stream()
+        .map(
+            name ->
+                software.amazon.awssdk.services.sagemaker.model.MetricDefinition.builder()
+                    .name(name)
+                    .regex(
+                        "trainyard-metric name="
+                            + name.replace(".", "\\.")
+                            + " value=([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)")
+                    .build())
+        .toList();
   }
 
   /** The role's env, Trainyard's own variables, and each secret's ARN (never its value). */

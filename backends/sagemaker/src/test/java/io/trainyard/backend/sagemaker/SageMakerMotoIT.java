@@ -162,4 +162,83 @@ class SageMakerMotoIT {
 
     assertThat(TrainingLogs.read(backend.logs(ref, LogQuery.ALL))).isEmpty();
   }
+
+  /**
+   * SageMaker parses the job's trainyard-metric lines itself: the metric definitions go with
+   * CreateTrainingJob (moto replaces them with its own in what it stores, so its recorder shows the
+   * request as sent), and a metrics token offered by the gateway is not passed on.
+   */
+  @Test
+  void metricDefinitionsAreSentAndNoTokenIs() throws Exception {
+    var http = java.net.http.HttpClient.newHttpClient();
+    var api = MotoServer.endpoint() + "/moto-api/recorder/";
+    post(http, api + "reset-recording");
+    post(http, api + "start-recording");
+    String recording;
+    var job =
+        submittable("")
+            .withGatewaySecretEnv(
+                Map.of(
+                    "TRAINYARD_METRICS_URL",
+                    "http://127.0.0.1:8080/v1/jobs/x/metrics",
+                    "TRAINYARD_METRICS_TOKEN",
+                    "tym_not-for-sagemaker"));
+    try {
+      backend.submit(job);
+      recording =
+          http.send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(api + "download-recording"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString())
+              .body();
+    } finally {
+      post(http, api + "stop-recording");
+    }
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode create = null;
+    for (var line : recording.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      var entry = mapper.readTree(line);
+      var target = entry.path("headers").path("X-Amz-Target").asText();
+      if (target.endsWith("CreateTrainingJob")) {
+        var body = entry.path("body").asText();
+        if (entry.path("body_encoded").asBoolean()) {
+          body =
+              new String(
+                  java.util.Base64.getDecoder().decode(body),
+                  java.nio.charset.StandardCharsets.UTF_8);
+        }
+        var request = mapper.readTree(body);
+        if (request.path("TrainingJobName").asText().equals(job.objectName())) {
+          create = request;
+        }
+      }
+    }
+    assertThat(create).as("CreateTrainingJob of %s recorded", job.objectName()).isNotNull();
+    var definitions = create.path("AlgorithmSpecification").path("MetricDefinitions");
+    assertThat(definitions).hasSize(SageMakerConfig.DEFAULT_METRIC_NAMES.size());
+    var loss = definitions.get(0);
+    assertThat(loss.path("Name").asText()).isEqualTo("loss");
+    var regex = java.util.regex.Pattern.compile(loss.path("Regex").asText());
+    var matcher = regex.matcher("[master-0] trainyard-metric name=loss value=0.42 step=3 epoch=1");
+    assertThat(matcher.find()).isTrue();
+    assertThat(matcher.group(1)).isEqualTo("0.42");
+    assertThat(regex.matcher("trainyard-metric name=val_loss value=0.5").find()).isFalse();
+    assertThat(create.toString()).doesNotContain("tym_not-for-sagemaker");
+    assertThat(create.path("Environment").has("TRAINYARD_METRICS_TOKEN")).isFalse();
+    assertThat(backend.deliversGatewaySecrets()).isFalse();
+  }
+
+  private static void post(java.net.http.HttpClient http, String url) throws Exception {
+    var answer =
+        http.send(
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(url).isEqualTo(200);
+  }
 }
