@@ -137,46 +137,6 @@ public record EksConfig(
         mpiOperator);
   }
 
-  /** A block without {@code priorityClasses}. */
-  public EksConfig(
-      String id,
-      String region,
-      boolean hipaaEligible,
-      BigDecimal discountPct,
-      String clusterName,
-      String roleArn,
-      String eksEndpoint,
-      String stsEndpoint,
-      String flavor,
-      String trainerRuntime,
-      String kueueQueue,
-      String admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      List<NodePool> nodePools,
-      Map<String, String> runtimes,
-      String trainerPodPatches,
-      String mpiOperator) {
-    this(
-        id,
-        region,
-        hipaaEligible,
-        discountPct,
-        clusterName,
-        roleArn,
-        eksEndpoint,
-        stsEndpoint,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator,
-        null);
-  }
-
   /**
    * Binds a block in which any field may be missing; a missing {@code hipaaEligible} must not trip
    * a mapper that refuses nulls for primitives. {@code cluster} is DESIGN.md's spelling of {@code

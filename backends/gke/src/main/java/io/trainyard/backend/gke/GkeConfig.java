@@ -265,58 +265,6 @@ public record GkeConfig(
     return h.equals("localhost") || h.startsWith("127.") || h.equals("[::1]");
   }
 
-  /** A block without {@code priorityClasses}. */
-  public GkeConfig(
-      String id,
-      String region,
-      boolean hipaaEligible,
-      BigDecimal discountPct,
-      String project,
-      String cluster,
-      String location,
-      String containerEndpoint,
-      String endpoint,
-      String caCertificate,
-      String kubeconfig,
-      String context,
-      String credentialsFile,
-      String flavor,
-      String trainerRuntime,
-      String kueueQueue,
-      String admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      String provider,
-      List<NodePool> nodePools,
-      Map<String, String> runtimes,
-      String trainerPodPatches,
-      String mpiOperator) {
-    this(
-        id,
-        region,
-        hipaaEligible,
-        discountPct,
-        project,
-        cluster,
-        location,
-        containerEndpoint,
-        endpoint,
-        caCertificate,
-        kubeconfig,
-        context,
-        credentialsFile,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator,
-        null);
-  }
-
   /**
    * Binds a block in which any field may be missing; a missing {@code hipaaEligible} must not trip
    * a mapper that refuses nulls for primitives.

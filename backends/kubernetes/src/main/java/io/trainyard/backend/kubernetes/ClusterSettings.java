@@ -82,36 +82,6 @@ public record ClusterSettings(
     checkTrainer(flavor, runtimes, trainerPodPatches);
   }
 
-  /** Settings without a priority-to-PriorityClass mapping. */
-  public ClusterSettings(
-      String backendId,
-      String region,
-      String flavor,
-      String trainerRuntime,
-      String kueueQueue,
-      Duration admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      String provider,
-      List<NodePool> nodePools,
-      Map<String, Framework> runtimes,
-      String trainerPodPatches,
-      MpiOperator mpiOperator) {
-    this(
-        backendId,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        mpiOperator,
-        null);
-  }
-
   /**
    * These settings with the block's {@code priorityClasses}: queue priority ranges mapped to
    * Kubernetes PriorityClass names (null or empty: none).
@@ -136,34 +106,6 @@ public record ClusterSettings(
   /** The PriorityClass a job of queue priority {@code priority} gets, if the block maps one. */
   public java.util.Optional<String> priorityClassFor(int priority) {
     return PriorityClassRange.classFor(priorityClasses, priority);
-  }
-
-  /** Settings of a cluster whose MPIJobs the training operator serves. */
-  public ClusterSettings(
-      String backendId,
-      String region,
-      String flavor,
-      String trainerRuntime,
-      String kueueQueue,
-      Duration admissionTimeout,
-      BigDecimal feeUsdPerHour,
-      String provider,
-      List<NodePool> nodePools,
-      Map<String, Framework> runtimes,
-      String trainerPodPatches) {
-    this(
-        backendId,
-        region,
-        flavor,
-        trainerRuntime,
-        kueueQueue,
-        admissionTimeout,
-        feeUsdPerHour,
-        provider,
-        nodePools,
-        runtimes,
-        trainerPodPatches,
-        null);
   }
 
   private static void checkTrainer(
@@ -338,9 +280,8 @@ public record ClusterSettings(
         nodePools,
         frameworks,
         trainerPodPatches,
-        mpiOperator == null || mpiOperator.isBlank()
-            ? null
-            : MpiOperator.fromWireName(mpiOperator));
+        mpiOperator == null || mpiOperator.isBlank() ? null : MpiOperator.fromWireName(mpiOperator),
+        null);
   }
 
   /** Whether jobs render as Kubeflow Trainer TrainJobs rather than training-operator v1 jobs. */
