@@ -408,6 +408,19 @@ public final class JobSpecValidator {
 
   private void placement(PlacementSpec p, List<FieldError> errors) {
     decimal("spec.placement.maxHourlyUsd", p.maxHourlyUsd(), InputLimits.MAX_HOURLY_USD, errors);
+    if (p.within() != null) {
+      if (p.effectivePolicy() != PlacementPolicy.CHEAPEST_WITHIN) {
+        errors.add(
+            new FieldError("spec.placement.within", "applies only to policy cheapest-within"));
+      } else if (p.within().compareTo(java.math.BigDecimal.ONE) < 0
+          || p.within().compareTo(java.math.BigDecimal.TEN) > 0) {
+        errors.add(
+            new FieldError(
+                "spec.placement.within",
+                "must be between 1 (the cheapest only) and 10 (ten times its cost)"));
+      }
+    }
+    duration("spec.placement.spotNeedsCheckpointAfter", p.spotNeedsCheckpointAfter(), true, errors);
     if (p.effectivePolicy() == PlacementPolicy.PINNED && p.backends().size() != 1) {
       errors.add(
           new FieldError("spec.placement.backends", "policy pinned needs exactly one backend"));

@@ -7,6 +7,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum PlacementPolicy {
   CHEAPEST("cheapest"),
   FASTEST_START("fastest-start"),
+  /** The earliest expected start (queue depth, pending pods, free capacity the backends report). */
+  FASTEST("fastest"),
+  /** The fastest offer whose cost is within {@code placement.within} of the cheapest's. */
+  CHEAPEST_WITHIN("cheapest-within"),
   PINNED("pinned");
 
   private final String wireName;

@@ -84,6 +84,9 @@ class JobSpecValidatorTest {
           spec.algorithm: a/b/c                                        | spec.algorithm                  | must be [team/]name[@version]
           spec.hyperparameters: {lr: 0.1}                              | spec.hyperparameters            | set spec.algorithm
           spec.hyperparameters: {layers: [1, 2]}                       | spec.hyperparameters.layers     | a number, a string or a boolean
+          spec.placement: {within: 1.5}                                | spec.placement.within           | only to policy cheapest-within
+          spec.placement: {policy: cheapest-within, within: 0.9}       | spec.placement.within           | between 1
+          spec.placement: {spotNeedsCheckpointAfter: soon}             | spec.placement.spotNeedsCheckpointAfter | not a duration
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
     var errors = validator.validate(Specs.parse(apply(change)));
@@ -119,6 +122,8 @@ class JobSpecValidatorTest {
           spec.algorithm: bert-classifier
           spec.algorithm: nlp/bert-classifier@3
           spec.algorithm: bert-classifier@default
+          spec.placement: {policy: cheapest-within, within: 1.2}
+          spec.placement: {policy: fastest, spotNeedsCheckpointAfter: 30m}
           """)
   void acceptsValidVariants(String change) {
     assertThat(validator.validate(Specs.parse(apply(change)))).isEmpty();
