@@ -13,6 +13,9 @@ import java.util.Objects;
  *
  * @param hourlyUsd after discounts; null when not priced
  * @param estimatedUsd hourly × estimated hours; null when not priced
+ * @param estimatedTotalUsd the whole job: hourly × (the spec's {@code estimatedHours}, else {@code
+ *     maxRuntime}, plus expected spot re-run time) + per-job charges; null when not priced or the
+ *     spec gives no duration. The notes say how it was made ({@link JobTotalEstimator})
  * @param estimated the price includes an estimate rather than a published price
  * @param rejected why this row cannot take the job; null for an offer
  * @param rejectedKind whether {@code rejected} could lift ({@code not-now}: the job may wait in the
@@ -27,6 +30,7 @@ public record Candidate(
     boolean spot,
     BigDecimal hourlyUsd,
     BigDecimal estimatedUsd,
+    BigDecimal estimatedTotalUsd,
     boolean estimated,
     boolean chosen,
     String rejected,
@@ -51,6 +55,26 @@ public record Candidate(
     return with(false, reason, rejectionKind);
   }
 
+  /** This offer with its whole-job total; the total's notes follow the offer's own. */
+  Candidate withTotal(JobTotal total) {
+    var all = new java.util.ArrayList<>(notes);
+    all.addAll(total.notes());
+    return new Candidate(
+        backendId,
+        kind,
+        region,
+        spot,
+        hourlyUsd,
+        estimatedUsd,
+        total.usd(),
+        estimated,
+        chosen,
+        rejected,
+        rejectedKind,
+        all,
+        placement);
+  }
+
   Candidate choose() {
     return with(true, null, null);
   }
@@ -63,6 +87,7 @@ public record Candidate(
         spot,
         hourlyUsd,
         estimatedUsd,
+        estimatedTotalUsd,
         estimated,
         isChosen,
         rejection,

@@ -23,13 +23,22 @@ public final class Router {
 
   private final PriceBook prices;
   private final BigDecimal defaultEstimatedHours;
+  private final JobTotalEstimator totals;
 
   /**
    * @param defaultEstimatedHours used for the estimate when a spec does not say
    */
   public Router(PriceBook prices, BigDecimal defaultEstimatedHours) {
+    this(prices, defaultEstimatedHours, JobTotalEstimator.DEFAULTS);
+  }
+
+  /**
+   * @param totals estimates each offer's whole-job cost (spot interruption rates per backend)
+   */
+  public Router(PriceBook prices, BigDecimal defaultEstimatedHours, JobTotalEstimator totals) {
     this.prices = Objects.requireNonNull(prices, "prices");
     this.defaultEstimatedHours = Objects.requireNonNull(defaultEstimatedHours);
+    this.totals = Objects.requireNonNull(totals, "totals");
   }
 
   public RoutingDecision route(JobSpec spec, List<BackendQuote> quotes) {
@@ -54,13 +63,16 @@ public final class Router {
       }
       for (var p : quote.proposals().placements()) {
         var priced = prices.price(p);
-        var candidate = row(quote, p, priced.price(), hours);
+        var candidate = withTotal(spec, row(quote, p, priced.price(), hours));
         var why =
             priced.price() == null ? priced.missing() : placementReason(placement, p, candidate);
         (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
       }
     }
-    offers.sort(order(placement.effectivePolicy()));
+    var basis = totalHours(spec) != null ? RankingBasis.TOTAL : RankingBasis.HOURLY;
+    var ranked =
+        OfferRanking.rank(placement.effectivePolicy(), placement.effectiveWithin(), basis, offers);
+    offers = new ArrayList<>(ranked.offers());
     rejected.sort(Comparator.comparing(Candidate::backendId));
     var all = new ArrayList<Candidate>();
     if (!offers.isEmpty()) {
@@ -72,7 +84,43 @@ public final class Router {
         placement.effectivePolicy(),
         offers.isEmpty() ? null : offers.get(0).backendId(),
         all,
-        prices.asOf());
+        prices.asOf(),
+        basis,
+        ranked.reason());
+  }
+
+  /**
+   * The hours a whole-job total is for: {@code estimatedHours} (never past {@code maxRuntime}),
+   * else {@code maxRuntime}; null when the spec gives neither, and offers rank by hourly price.
+   */
+  static BigDecimal totalHours(JobSpec spec) {
+    var cap =
+        spec.maxRuntimeDuration()
+            .map(
+                d ->
+                    BigDecimal.valueOf(d.toSeconds())
+                        .divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_UP))
+            .orElse(null);
+    if (spec.estimatedHours() != null) {
+      return cap == null ? spec.estimatedHours() : spec.estimatedHours().min(cap);
+    }
+    return cap;
+  }
+
+  /** The offer with its whole-job total and the notes that say how it was made. */
+  private Candidate withTotal(JobSpec spec, Candidate offer) {
+    var hours = totalHours(spec);
+    if (hours == null || offer.hourlyUsd() == null || offer.placement() == null) {
+      return offer;
+    }
+    var total =
+        totals.estimate(
+            offer.backendId(),
+            offer.placement(),
+            offer.hourlyUsd(),
+            hours,
+            spec.checkpoint() != null);
+    return offer.withTotal(total);
   }
 
   /** The estimate's hours: the spec's or the default, never past {@code maxRuntime}. */
@@ -143,6 +191,7 @@ public final class Router {
         p != null && p.spot(),
         hourly,
         total,
+        null,
         price != null && price.estimated(),
         false,
         null,
@@ -162,21 +211,5 @@ public final class Router {
 
   private static BigDecimal money(BigDecimal usd) {
     return usd.setScale(4, RoundingMode.HALF_UP);
-  }
-
-  private static Comparator<Candidate> order(PlacementPolicy policy) {
-    Comparator<Candidate> cheapest =
-        Comparator.comparing(Candidate::hourlyUsd).thenComparing(Candidate::backendId);
-    if (policy == PlacementPolicy.FASTEST_START) {
-      // Known free capacity first; unknown capacity is neither preferred nor punished.
-      Comparator<Candidate> free =
-          Comparator.comparing(
-              c ->
-                  c.placement().freeCapacity() != null && c.placement().freeCapacity() > 0
-                      ? 0
-                      : c.placement().freeCapacity() == null ? 1 : 2);
-      return free.thenComparing(cheapest);
-    }
-    return cheapest;
   }
 }

@@ -13,11 +13,25 @@ import java.util.Optional;
  *
  * @param chosen the chosen backend's id; null when no offer qualifies
  * @param pricesAsOf when the prices used were compiled or refreshed; null when unknown
+ * @param rankedBy what offers were compared by: {@code estimatedTotalUsd} when the spec gives a
+ *     duration, else {@code hourlyUsd}
+ * @param choice why the policy chose the first offer; null when there is none
  */
 public record RoutingDecision(
-    PlacementPolicy policy, String chosen, List<Candidate> candidates, LocalDate pricesAsOf) {
+    PlacementPolicy policy,
+    String chosen,
+    List<Candidate> candidates,
+    LocalDate pricesAsOf,
+    RankingBasis rankedBy,
+    String choice) {
   public RoutingDecision {
     candidates = List.copyOf(candidates);
+  }
+
+  /** A decision ranked by hourly price, without a stated reason. */
+  public RoutingDecision(
+      PlacementPolicy policy, String chosen, List<Candidate> candidates, LocalDate pricesAsOf) {
+    this(policy, chosen, candidates, pricesAsOf, RankingBasis.HOURLY, null);
   }
 
   /** The offers in preference order; index 0 is the chosen one. */
