@@ -1,0 +1,120 @@
+package io.trainyard.cost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.PlacementLine;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The whole-job cost rules, one row per rule with its source. Re-run hours follow the Poisson
+ * formulas in {@link JobTotalEstimator}'s Javadoc (restart from scratch: (e^(λH) − 1)/λ − H; from a
+ * checkpoint every C hours: H/C·(e^(λC) − 1)/λ − H, λ = instances × monthly rate / 730).
+ */
+class JobTotalEstimatorTest {
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # rule                                                  | provider | service    | spot | instances | band   | checkpoint | hourly | hours | fee  | rerun   | total
+          on demand: hourly × hours, nothing else                  | aws      | ec2        | false | 1        |        | false      | 2      | 10    |      | 0       | 20
+          cluster fee share is in the hourly price, only noted     | aws      | ec2        | false | 2        |        | false      | 3.5    | 4     | 0.25 | 0       | 14
+          SageMaker: per second, no per-job fee (API reference)    | aws      | sagemaker  | false | 1        |        | false      | 1.5    | 2     |      | 0       | 3
+          spot, default band 5-10% (Advisor upper bound), 10 h     | aws      | ec2        | true  | 1        |        | false      | 1      | 10    |      | 0.0069  | 10.0069
+          spot >20% (counts as 25%), 4 nodes, checkpoint 0.5 h     | gcp      | gce        | true  | 4        | >20%   | true       | 1      | 10    |      | 0.0034  | 10.0034
+          spot 15-20%, 8 nodes, 100 h, no checkpoint: restarts     | aws      | ec2        | true  | 8        | 15-20% | false      | 1      | 100   |      | 11.8054 | 111.8054
+          same job with a checkpoint every 0.5 h                   | aws      | ec2        | true  | 8        | 15-20% | true       | 1      | 100   |      | 0.0548  | 100.0548
+          a configured 0% rate adds nothing                        | azure    | aks        | true  | 3        | 0      | false      | 2      | 5     |      | 0       | 10
+          """)
+  void totalCostRules(
+      String rule,
+      String provider,
+      String service,
+      boolean spot,
+      int instances,
+      String band,
+      boolean checkpointed,
+      String hourly,
+      String hours,
+      String fee,
+      String rerun,
+      String total) {
+    var rates =
+        band == null
+            ? SpotInterruptionRates.DEFAULTS
+            : SpotInterruptionRates.parse(Map.of("b", band));
+    var estimator =
+        new JobTotalEstimator(rates, JobTotalEstimator.DEFAULT_CHECKPOINT_INTERVAL_HOURS);
+    var placement =
+        new Placement(
+            "b",
+            provider,
+            service,
+            "r",
+            spot,
+            List.of(new PlacementLine(List.of("worker"), "m5.2xlarge", instances, null, 0)),
+            null,
+            fee == null ? null : new BigDecimal(fee),
+            null,
+            null);
+
+    var result =
+        estimator.estimate(
+            "b", placement, new BigDecimal(hourly), new BigDecimal(hours), checkpointed);
+
+    assertThat(result.rerunHours()).as(rule).isEqualByComparingTo(rerun);
+    assertThat(result.usd()).as(rule).isEqualByComparingTo(total);
+    assertThat(result.notes().get(0)).startsWith("total: $" + hourly + "/h × ");
+    assertThat(result.notes()).anyMatch(n -> n.startsWith("per job: $0 — "));
+    if (spot) {
+      assertThat(result.notes())
+          .anyMatch(n -> n.startsWith("spot: ") && n.contains(instances + " instance(s)"));
+    }
+    if (fee != null) {
+      assertThat(result.notes()).contains("includes the cluster fee share $" + fee + "/h");
+    }
+    if (service.equals("sagemaker")) {
+      assertThat(result.notes())
+          .anyMatch(n -> n.contains("BillableTimeInSeconds") && n.contains("docs.aws.amazon.com"));
+    }
+  }
+
+  @ParameterizedTest(name = "{0} → {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          <5%     | 0.05
+          5-10%   | 0.10
+          10–15%  | 0.15
+          15-20%  | 0.20
+          >20%    | 0.25
+          0.07    | 0.07
+          """)
+  void advisorBandsAndPlainRatesParse(String value, String monthly) {
+    var rate = SpotInterruptionRates.parse(Map.of("eks", value)).of("eks");
+    assertThat(rate.monthly()).isEqualByComparingTo(monthly);
+    assertThat(rate.source()).isEqualTo("configured for eks");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"20-30%", "1.5", "-0.1"})
+  void nonsenseRatesAreRefused(String value) {
+    assertThatThrownBy(() -> SpotInterruptionRates.parse(Map.of("eks", value)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @org.junit.jupiter.api.Test
+  void anUnconfiguredBackendGetsTheDefaultBandAndSaysSo() {
+    var rate = SpotInterruptionRates.DEFAULTS.of("gke");
+    assertThat(rate.monthly()).isEqualByComparingTo("0.10");
+    assertThat(rate.source()).contains("AWS Spot Instance Advisor band 5-10%");
+  }
+}

@@ -1,0 +1,206 @@
+package io.trainyard.cost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainyard.spi.Placement;
+import io.trainyard.spi.PlacementLine;
+import io.trainyard.spi.Proposals;
+import io.trainyard.spi.spec.Checkpoint;
+import io.trainyard.spi.spec.Framework;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.PlacementPolicy;
+import io.trainyard.spi.spec.PlacementSpec;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The policies cheapest (by total or hourly), fastest and cheapest-within, with ties. */
+class RouterPoliciesTest {
+  private final Router router =
+      new Router(
+          PriceBook.OPERATOR,
+          BigDecimal.ONE,
+          new JobTotalEstimator(
+              SpotInterruptionRates.parse(Map.of("spot", ">20%")),
+              JobTotalEstimator.DEFAULT_CHECKPOINT_INTERVAL_HOURS));
+
+  @Test
+  void cheapestRanksByTotalWhenTheSpecGivesHours() {
+    // 8 spot nodes at >20%/month for 100 h without a checkpoint: ~15 h of expected re-runs make
+    // the cheaper hourly price the dearer job.
+    var quotes =
+        List.of(quote("spot", "7.00", true, 8, null), quote("ondemand", "7.50", false, 8, null));
+    var decision = router.route(spec((PlacementPolicy) null, "100", null, false), quotes);
+
+    assertThat(decision.rankedBy()).isEqualTo(RankingBasis.TOTAL);
+    assertThat(decision.chosen()).isEqualTo("ondemand");
+    var spot = offer(decision, "spot");
+    assertThat(spot.estimatedTotalUsd()).isGreaterThan(new BigDecimal("750"));
+    assertThat(spot.notes()).anyMatch(n -> n.startsWith("spot: 25% interruptions"));
+    assertThat(offer(decision, "ondemand").estimatedTotalUsd()).isEqualByComparingTo("750");
+    assertThat(decision.choice()).isEqualTo("cheapest: the lowest estimatedTotalUsd, $750");
+  }
+
+  @Test
+  void aCheckpointMakesTheSpotJobCheapestAgain() {
+    var quotes =
+        List.of(quote("spot", "7.00", true, 8, null), quote("ondemand", "7.50", false, 8, null));
+    var decision = router.route(spec((PlacementPolicy) null, "100", null, true), quotes);
+    assertThat(decision.chosen()).isEqualTo("spot");
+    assertThat(offer(decision, "spot").estimatedTotalUsd()).isLessThan(new BigDecimal("710"));
+  }
+
+  @Test
+  void withoutHoursOrMaxRuntimeCheapestRanksByHourlyAndGivesNoTotal() {
+    var quotes =
+        List.of(quote("spot", "7.00", true, 8, null), quote("ondemand", "7.50", false, 8, null));
+    var decision = router.route(spec((PlacementPolicy) null, null, null, false), quotes);
+    assertThat(decision.rankedBy()).isEqualTo(RankingBasis.HOURLY);
+    assertThat(decision.chosen()).isEqualTo("spot");
+    assertThat(decision.offers()).allMatch(c -> c.estimatedTotalUsd() == null);
+    assertThat(decision.choice()).isEqualTo("cheapest: the lowest hourlyUsd, $7");
+  }
+
+  @Test
+  void maxRuntimeAloneIsTheTotalsDuration() {
+    var decision =
+        router.route(
+            spec((PlacementPolicy) null, null, "2h", false),
+            List.of(quote("a", "3", false, 1, null)));
+    assertThat(decision.rankedBy()).isEqualTo(RankingBasis.TOTAL);
+    assertThat(decision.offers().get(0).estimatedTotalUsd()).isEqualByComparingTo("6");
+  }
+
+  @Test
+  void equalCostsAreOrderedByBackendId() {
+    var quotes = List.of(quote("b", "4", false, 1, null), quote("a", "4", false, 1, null));
+    var decision = router.route(spec((PlacementPolicy) null, "3", null, false), quotes);
+    assertThat(decision.offers()).extracting(Candidate::backendId).containsExactly("a", "b");
+  }
+
+  @Test
+  void fastestPrefersFreeCapacityThenUnknownThenNoneAndBreaksTiesByCost() {
+    var quotes =
+        List.of(
+            quote("cheap-full", "1", false, 1, 0),
+            quote("unknown", "2", false, 1, null),
+            quote("free-dear", "9", false, 1, 3),
+            quote("free-cheap", "5", false, 1, 1));
+    for (var policy : List.of(PlacementPolicy.FASTEST, PlacementPolicy.FASTEST_START)) {
+      var decision = router.route(spec(policy, "1", null, false), quotes);
+      assertThat(decision.offers())
+          .extracting(Candidate::backendId)
+          .containsExactly("free-cheap", "free-dear", "unknown", "cheap-full");
+      assertThat(decision.choice())
+          .isEqualTo(
+              policy.wireName()
+                  + ": earliest expected start (free-cheap: 1 instance(s) free now),"
+                  + " ties by estimatedTotalUsd");
+    }
+  }
+
+  @Test
+  void fastestWithoutAnEstimateBreaksTiesByHourlyPrice() {
+    var quotes = List.of(quote("b", "5", false, 1, null), quote("a", "6", false, 1, null));
+    var decision = router.route(spec(PlacementPolicy.FASTEST, null, null, false), quotes);
+    assertThat(decision.chosen()).isEqualTo("b");
+    assertThat(decision.choice()).endsWith("ties by hourlyUsd");
+  }
+
+  @Test
+  void cheapestWithinTakesTheFastestOfferNearTheCheapest() {
+    var quotes =
+        List.of(
+            quote("cheapest", "10", false, 1, null),
+            quote("near-free", "11.5", false, 1, 2),
+            quote("far-free", "13", false, 1, 5));
+    var decision = router.route(spec(PlacementPolicy.CHEAPEST_WITHIN, "2", null, false), quotes);
+    assertThat(decision.offers())
+        .extracting(Candidate::backendId)
+        .containsExactly("near-free", "cheapest", "far-free");
+    assertThat(decision.choice())
+        .isEqualTo(
+            "cheapest-within 1.2: the fastest (near-free: 2 instance(s) free now) of 2 offer(s)"
+                + " with estimatedTotalUsd at most $24 (the cheapest is $20)");
+  }
+
+  @Test
+  void cheapestWithinATighterFactorKeepsTheCheapest() {
+    var quotes =
+        List.of(quote("cheapest", "10", false, 1, null), quote("near-free", "11.5", false, 1, 2));
+    var within =
+        new PlacementSpec(
+            PlacementPolicy.CHEAPEST_WITHIN, null, null, null, null, new BigDecimal("1.1"), null);
+    var decision = router.route(spec(within, null, null, false), quotes);
+    assertThat(decision.chosen()).isEqualTo("cheapest");
+    assertThat(decision.rankedBy()).isEqualTo(RankingBasis.HOURLY);
+  }
+
+  @Test
+  void noOfferNoChoice() {
+    var decision = router.route(spec(PlacementPolicy.FASTEST, "1", null, false), List.of());
+    assertThat(decision.chosen()).isNull();
+    assertThat(decision.choice()).isNull();
+  }
+
+  private static Candidate offer(RoutingDecision decision, String backend) {
+    return decision.offers().stream().filter(c -> c.backendId().equals(backend)).findFirst().get();
+  }
+
+  private static BackendQuote quote(
+      String id, String usd, boolean spot, int nodes, Integer freeCapacity) {
+    var placement =
+        new Placement(
+            id,
+            "aws",
+            "ec2",
+            "us-east-1",
+            spot,
+            List.of(new PlacementLine(List.of("worker"), "p4d.24xlarge", nodes, null, 0)),
+            new BigDecimal(usd),
+            null,
+            freeCapacity,
+            null);
+    return new BackendQuote(
+        id, "kubernetes", "us-east-1", false, null, Proposals.of(placement), null);
+  }
+
+  private static JobSpec spec(
+      PlacementPolicy policy, String hours, String maxRuntime, boolean checkpoint) {
+    return spec(
+        policy == null ? (PlacementSpec) null : new PlacementSpec(policy, null, null, null, null),
+        hours,
+        maxRuntime,
+        checkpoint);
+  }
+
+  private static JobSpec spec(
+      PlacementSpec placement, String hours, String maxRuntime, boolean checkpoint) {
+    return new JobSpec(
+        Framework.PYTORCH,
+        "img",
+        List.of("python3"),
+        null,
+        null,
+        null,
+        null,
+        null,
+        Map.of("worker", 1),
+        null,
+        null,
+        null,
+        hours == null ? null : new BigDecimal(hours),
+        maxRuntime,
+        null,
+        null,
+        checkpoint ? new Checkpoint("s3://bucket/ckpt") : null,
+        null,
+        null,
+        null,
+        null,
+        placement,
+        null,
+        null);
+  }
+}
