@@ -218,7 +218,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     metrics.serveOn(environment.admin());
     var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
     auth.registerWith(environment);
-    var router = new Router(prices, config.getDefaultEstimatedHours());
+    var router =
+        new Router(prices, config.getDefaultEstimatedHours(), config.getRouting().estimator());
     var service = new JobService(router, backends, teams, store, json, clock);
     var metricTokens = new MetricTokens(metricStore, clock);
     var logMetrics = new LogMetrics(metricStore, clock);

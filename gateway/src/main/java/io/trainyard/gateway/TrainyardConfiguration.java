@@ -15,6 +15,7 @@ import io.trainyard.gateway.config.LogFollowConfig;
 import io.trainyard.gateway.config.MetricsConfig;
 import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
+import io.trainyard.gateway.config.RoutingConfig;
 import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.gateway.config.WebhooksConfig;
 import io.trainyard.spi.BackendConfig;
@@ -40,6 +41,7 @@ public class TrainyardConfiguration extends Configuration {
   @NotNull private List<BackendConfig> backends = new ArrayList<>();
   @Valid @NotNull private ReconcilerConfig reconciler = new ReconcilerConfig();
   @Valid @NotNull private PricingConfig pricing = new PricingConfig();
+  @Valid @NotNull private RoutingConfig routing = new RoutingConfig();
   @Valid @NotNull private AuditConfig audit = new AuditConfig();
   @Valid @NotNull private LogArchiveConfig logArchive = new LogArchiveConfig();
   @Valid @NotNull private BackendHealthConfig backendHealth = new BackendHealthConfig();
@@ -214,6 +216,17 @@ public class TrainyardConfiguration extends Configuration {
 
   public Path dataPath() {
     return Path.of(dataDir);
+  }
+
+  /** Whole-job cost estimates: spot interruption rates per backend (issue 20). */
+  @JsonProperty
+  public RoutingConfig getRouting() {
+    return routing;
+  }
+
+  @JsonProperty
+  public void setRouting(RoutingConfig routing) {
+    this.routing = routing;
   }
 
   /** Hours used for a job's cost estimate when its spec does not say. */

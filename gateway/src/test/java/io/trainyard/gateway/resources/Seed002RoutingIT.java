@@ -109,6 +109,45 @@ class Seed002RoutingIT {
     assertThat(SAGEMAKER.calls("CreateTrainingJob")).isEmpty();
   }
 
+  @Test
+  void aQuoteWithEstimatedHoursRanksByTheWholeJobsCost() {
+    var quote =
+        client.post("/v1/quotes", token, "application/yaml", JOB + "  estimatedHours: 10\n");
+    assertThat(quote.status()).as(quote.body()).isEqualTo(200);
+    var decision = quote.json();
+    assertThat(decision.get("rankedBy").asText()).isEqualTo("estimatedTotalUsd");
+    var eks = offer(decision, "eks");
+    var sm = offer(decision, "sm");
+    // 10 h × the hourly price (EKS's includes its control-plane share); no per-job charges.
+    assertThat(eks.get("estimatedTotalUsd").decimalValue()).isEqualByComparingTo("3.89");
+    assertThat(sm.get("estimatedTotalUsd").decimalValue()).isEqualByComparingTo("4.61");
+    assertThat(eks.get("notes").toString())
+        .contains("total: $0.389/h × 10 h = $3.89")
+        .contains("includes the cluster fee share $0.005/h");
+    assertThat(sm.get("notes").toString()).contains("BillableTimeInSeconds");
+    assertThat(decision.get("chosen").asText()).isEqualTo("eks");
+    assertThat(decision.get("choice").asText())
+        .isEqualTo("cheapest: the lowest estimatedTotalUsd, $3.89");
+
+    var hourly = client.post("/v1/quotes", token, "application/yaml", JOB).json();
+    assertThat(hourly.get("rankedBy").asText()).isEqualTo("hourlyUsd");
+    assertThat(offer(hourly, "eks").has("estimatedTotalUsd")).isFalse();
+  }
+
+  @Test
+  void cheapestWithinPicksTheFastestOfferNearTheCheapest() {
+    var job = JOB.replace("placement: {", "placement: {policy: cheapest-within, within: 1.5, ");
+    var quote = client.post("/v1/quotes", token, "application/yaml", job + "  maxRuntime: 2h\n");
+    assertThat(quote.status()).as(quote.body()).isEqualTo(200);
+    var decision = quote.json();
+    assertThat(decision.get("policy").asText()).isEqualTo("cheapest-within");
+    // Neither backend reports free capacity here, so the cheaper one stays first.
+    assertThat(decision.get("chosen").asText()).isEqualTo("eks");
+    assertThat(decision.get("choice").asText())
+        .startsWith("cheapest-within 1.5: the fastest (eks: ")
+        .contains("of 2 offer(s) with estimatedTotalUsd at most $1.167 (the cheapest is $0.778)");
+  }
+
   private static final String JOB =
       """
       apiVersion: trainyard.io/v1
