@@ -15,19 +15,32 @@ final class QuoteView {
 
   /** A decision (as in a dry run's {@code decision}) with warnings kept beside it. */
   static List<String> render(JsonNode decision, JsonNode warnings) {
-    var table = new TextTable("BACKEND", "KIND", "REGION", "SPOT", "$/H", "EST.$", "DECISION");
+    // The whole job's total is shown only when the gateway gave one (the spec had hours).
+    boolean totals = false;
+    for (JsonNode candidate : decision.path("candidates")) {
+      totals |= candidate.hasNonNull("estimatedTotalUsd");
+    }
+    var table =
+        totals
+            ? new TextTable(
+                "BACKEND", "KIND", "REGION", "SPOT", "$/H", "EST.$", "TOTAL.$", "DECISION")
+            : new TextTable("BACKEND", "KIND", "REGION", "SPOT", "$/H", "EST.$", "DECISION");
     boolean anyEstimated = false;
     for (JsonNode candidate : decision.path("candidates")) {
       boolean estimated = candidate.path("estimated").asBoolean(false);
       anyEstimated |= estimated;
-      table.row(
-          text(candidate, "backendId"),
-          text(candidate, "kind"),
-          text(candidate, "region"),
-          spot(candidate.get("spot")),
-          price(candidate.get("hourlyUsd"), estimated),
-          price(candidate.get("estimatedUsd"), estimated),
-          verdict(candidate));
+      var cells = new ArrayList<String>();
+      cells.add(text(candidate, "backendId"));
+      cells.add(text(candidate, "kind"));
+      cells.add(text(candidate, "region"));
+      cells.add(spot(candidate.get("spot")));
+      cells.add(price(candidate.get("hourlyUsd"), estimated));
+      cells.add(price(candidate.get("estimatedUsd"), estimated));
+      if (totals) {
+        cells.add(price(candidate.get("estimatedTotalUsd"), estimated));
+      }
+      cells.add(verdict(candidate));
+      table.row(cells.toArray(String[]::new));
       for (JsonNode note : candidate.path("notes")) {
         table.note("    note: " + note.asText());
       }
@@ -41,6 +54,10 @@ final class QuoteView {
     lines.add(
         (policy == null ? "" : "policy " + policy + ": ")
             + (chosen == null ? "no backend can take this job now" : "runs on " + chosen));
+    String choice = text(decision, "choice");
+    if (choice != null) {
+      lines.add("why: " + choice);
+    }
     for (JsonNode warning : warnings) {
       lines.add("warning: " + warning.asText());
     }

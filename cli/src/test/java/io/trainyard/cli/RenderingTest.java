@@ -50,6 +50,27 @@ class RenderingTest {
   }
 
   @Test
+  void quoteTableShowsTheWholeJobsTotalAndWhyTheChoiceWon() throws Exception {
+    var quote =
+        read(
+            """
+            {"policy":"cheapest","chosen":"eks","rankedBy":"estimatedTotalUsd",
+             "choice":"cheapest: the lowest estimatedTotalUsd, $3.89","candidates":[
+              {"backendId":"eks","kind":"eks","region":"us-east-1","spot":false,"hourlyUsd":0.389,
+               "estimatedUsd":0.389,"estimatedTotalUsd":3.89,"chosen":true},
+              {"backendId":"sm","kind":"sagemaker","region":"us-east-1","spot":false,
+               "hourlyUsd":0.461,"estimatedUsd":0.461,"estimatedTotalUsd":4.61,"chosen":false}]}
+            """);
+    assertThat(QuoteView.render(quote))
+        .containsExactly(
+            "BACKEND  KIND       REGION     SPOT  $/H    EST.$  TOTAL.$  DECISION",
+            "eks      eks        us-east-1  no    0.389  0.389  3.89     chosen",
+            "sm       sagemaker  us-east-1  no    0.461  0.461  4.61     not chosen",
+            "policy cheapest: runs on eks",
+            "why: cheapest: the lowest estimatedTotalUsd, $3.89");
+  }
+
+  @Test
   void quoteWithNothingChosen() throws Exception {
     var lines =
         QuoteView.render(read("{\"policy\":\"cheapest\",\"chosen\":null,\"candidates\":[]}"));
