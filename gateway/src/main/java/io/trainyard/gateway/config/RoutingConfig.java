@@ -35,6 +35,21 @@ public class RoutingConfig {
   @JsonProperty
   public void setSpotInterruption(Map<String, String> spotInterruption) {
     var copy = new LinkedHashMap<>(spotInterruption == null ? Map.of() : spotInterruption);
+    copy.forEach(
+        (backend, value) -> {
+          try {
+            SpotInterruptionRates.parse(Map.of(backend, value));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "routing.spotInterruption."
+                    + backend
+                    + ": '"
+                    + value
+                    + "' is neither an Advisor"
+                    + " band (<5%, 5-10%, 10-15%, 15-20%, >20%) nor a fraction per month (0..1)",
+                e);
+          }
+        });
     this.rates = SpotInterruptionRates.parse(copy);
     this.spotInterruption = Map.copyOf(copy);
   }
