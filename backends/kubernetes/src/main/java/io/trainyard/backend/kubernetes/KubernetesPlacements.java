@@ -26,7 +26,8 @@ import java.util.Optional;
  * Pure apart from reading instance shapes.
  *
  * <p>Rules: a GPU role goes only to pools with enough GPUs of its type (no type = any GPU); a
- * CPU-only role goes to CPU pools when one fits, else shares GPU nodes; the spec's spot policy
+ * CPU-only role goes to CPU pools when one fits, else shares GPU nodes (so also when the CPU pool
+ * is of another price basis than the GPU pools that have room for the job); the spec's spot policy
  * keeps or drops spot pools. With flavor {@code trainer-v2} every role goes to the same pool (a
  * TrainJob's nodes share one pod template), and the spec must be one {@link
  * TrainJobWriter#unsupported} accepts. A placement has one price basis and one spot flag, so its
@@ -80,9 +81,17 @@ final class KubernetesPlacements {
     }
     var placements = new ArrayList<Placement>();
     var reasons = new LinkedHashSet<String>();
-    for (var mix : mixesByPriceBasis(roles, pools.allowed())) {
+    for (var mix : mixesByPriceBasis(roles, pools.allowed(), false)) {
       place(spec, roles, mix)
           .ifPresentOrElse(placements::add, () -> reasons.add(tooMany(roles, mix)));
+    }
+    if (placements.isEmpty()) {
+      // Nothing fits with CPU roles kept to the CPU pools (a GPU pool of their basis at its
+      // maxNodes, say): let them share the GPU nodes of a basis without a CPU pool rather than
+      // refuse a job that can run.
+      for (var mix : mixesByPriceBasis(roles, pools.allowed(), true)) {
+        place(spec, roles, mix).ifPresent(placements::add);
+      }
     }
     if (placements.isEmpty() && reasons.isEmpty()) {
       reasons.add(
@@ -97,12 +106,15 @@ final class KubernetesPlacements {
   /**
    * The pool mixes worth pricing: one placement has one price basis (all spot or all on-demand, all
    * operator- or all catalog-priced), so the mixes are enumerated within each basis, in the order
-   * the pools are configured, {@link #MAX_MIXES} at most in all. Within a basis a role's candidates
-   * are those it fits ({@link #candidates}), so a CPU launcher or parameter servers go to a CPU
-   * pool of that basis when there is one, and share GPU nodes only when there is none. Every mix
+   * the pools are configured, {@link #MAX_MIXES} at most in all. A role's candidates are those it
+   * fits ({@link #candidates}) over the whole cluster, so a CPU launcher or parameter servers go to
+   * a CPU pool when the cluster has one they fit (a basis without one has no mix for the job). With
+   * {@code withinBasis} that choice is made within each basis instead: a basis without a CPU pool
+   * puts CPU roles on its GPU nodes (the fallback when the strict choice places nothing). Every mix
    * becomes its own placement; the router prices them and picks the cheapest.
    */
-  private List<List<PoolShape>> mixesByPriceBasis(List<RoleSpec> roles, List<PoolShape> allowed) {
+  private List<List<PoolShape>> mixesByPriceBasis(
+      List<RoleSpec> roles, List<PoolShape> allowed, boolean withinBasis) {
     var bases = new LinkedHashMap<String, List<PoolShape>>();
     for (var shape : allowed) {
       bases
@@ -114,7 +126,10 @@ final class KubernetesPlacements {
     for (var basis : bases.values()) {
       var candidates = new ArrayList<List<PoolShape>>();
       for (var role : roles) {
-        candidates.add(candidates(role, allowed).stream().filter(basis::contains).toList());
+        candidates.add(
+            withinBasis
+                ? candidates(role, basis)
+                : candidates(role, allowed).stream().filter(basis::contains).toList());
       }
       if (candidates.stream().anyMatch(List::isEmpty)) {
         continue;

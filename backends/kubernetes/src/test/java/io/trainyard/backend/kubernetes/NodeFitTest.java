@@ -107,6 +107,31 @@ class NodeFitTest {
   }
 
   @Test
+  void aCpuLauncherSharesSpotGpuNodesWhenTheOnDemandGpuPoolIsTooSmall() {
+    var spec =
+        """
+        framework: mpi
+        image: i
+        replicas: {launcher: 1, worker: 8}
+        resources: {cpus: 2, memory: 4Gi}
+        roles: {worker: {resources: {gpus: 2, gpuType: nvidia-a10g, cpus: 8, memory: 32Gi}}}
+        """;
+    // On demand: the launcher on pool cpu, but 8 workers need 4 a10g nodes of at most 3. The spot
+    // basis has no CPU pool, so the launcher shares the workers' spot nodes.
+    var proposals = propose(TestJobs.AWS_DEFAULT_RESERVE, spec);
+    assertThat(proposals.rejections()).isEmpty();
+    assertThat(proposals.placements())
+        .extracting(NodeFitTest::describe)
+        .containsExactly("launcher,worker@a10g-spot(g5.12xlarge)×4 spot");
+    // Where the strict choice places the job, it stands: the launcher stays on the CPU pool.
+    assertThat(
+            propose(TestJobs.AWS_DEFAULT_RESERVE, spec.replace("worker: 8", "worker: 6"))
+                .placements())
+        .extracting(NodeFitTest::describe)
+        .containsExactly("launcher@cpu(m5.2xlarge)×1 + worker@a10g(g5.12xlarge)×3");
+  }
+
+  @Test
   void onGkeTheGkeFormulaSetsTheAllocatable() {
     var gcp =
         """
