@@ -1,6 +1,7 @@
 package io.trainyard.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainyard.cost.PriceCatalog;
 import io.trainyard.spi.Placement;
@@ -67,6 +68,23 @@ class NodeFitTest {
         .contains(
             "pool cpu (m5.2xlarge): 8 vCPUs, 32 GiB; allocatable 8 vCPUs, 32 GiB (the pool's"
                 + " reserved)");
+  }
+
+  @Test
+  void maxPodsAndDaemonSetsInThePoolBlockTuneTheDefault() {
+    var spec =
+        "framework: xgboost\nimage: i\nresources: {cpus: 1, memory: 1Gi}\nreplicas: {master: 1}";
+    var p =
+        propose(cpuOnlyCluster(", maxPods: 58, daemonSets: {cpus: 0.1, memory: 100Mi}"), spec)
+            .placements()
+            .get(0);
+    // 8 − (0.09 + 0.1) vCPUs; 32 GiB − (255 + 11 × 58 + 100 + 100) MiB = 32 GiB − 1093 MiB
+    assertThat(p.notes())
+        .contains(
+            "pool cpu (m5.2xlarge): 8 vCPUs, 32 GiB; allocatable 7.81 vCPUs, 30.93 GiB (EKS AMI"
+                + " kube-reserved for 58 pods + eviction + daemon sets)");
+    assertThatThrownBy(() -> TestJobs.config(cpuOnlyCluster(", maxPods: 0")).settings())
+        .hasMessageContaining("nodePools.cpu.maxPods must be at least 1");
   }
 
   @Test
