@@ -299,10 +299,15 @@ final class KubeflowJobRenderer {
     for (var line : placement.lines()) {
       var pool =
           cluster.nodePools().stream()
+              // By name when the line has one; a placement stored before lines named their pool
+              // has only the type (unique per spot-ness, ClusterSettings checks).
               .filter(
                   p ->
-                      p.instanceType().equals(line.instanceType())
-                          && p.isSpot() == placement.spot())
+                      line.pool() != null
+                          ? p.name().equals(line.pool())
+                              && p.instanceType().equals(line.instanceType())
+                          : p.instanceType().equals(line.instanceType()))
+              .filter(p -> p.isSpot() == placement.spot())
               .findFirst()
               .orElseThrow(
                   () ->

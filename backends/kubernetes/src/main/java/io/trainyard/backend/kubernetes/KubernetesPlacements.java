@@ -20,11 +20,14 @@ import java.util.Optional;
 
 /**
  * The ways a cluster could run a job: each role's replicas bin-packed onto the nodes of a pool they
- * fit ({@link NodePacking}), one placement per feasible mix of pools, one line per pool with its
- * node count. Pure apart from reading instance shapes.
+ * fit ({@link NodePacking}) at the node's allocatable size ({@link PoolShape}, {@link
+ * NodeReserve}), one placement per feasible mix of pools, one line per pool and role group with the
+ * pool's name and its node count; the notes give each pool's allocatable against its instance size.
+ * Pure apart from reading instance shapes.
  *
  * <p>Rules: a GPU role goes only to pools with enough GPUs of its type (no type = any GPU); a
- * CPU-only role goes to CPU pools when one fits, else shares GPU nodes; the spec's spot policy
+ * CPU-only role goes to CPU pools when one fits, else shares GPU nodes (so also when the CPU pool
+ * is of another price basis than the GPU pools that have room for the job); the spec's spot policy
  * keeps or drops spot pools. With flavor {@code trainer-v2} every role goes to the same pool (a
  * TrainJob's nodes share one pod template), and the spec must be one {@link
  * TrainJobWriter#unsupported} accepts. A placement has one price basis and one spot flag, so its
@@ -71,30 +74,74 @@ final class KubernetesPlacements {
     }
     var pools = new PoolCatalog(cluster, shapes, spec.effectivePlacement().effectiveSpot());
     var roles = pricedRoles(spec);
-    var candidates = new ArrayList<List<PoolShape>>();
     for (var role : roles) {
-      var fitting = candidates(role, pools.allowed());
-      if (fitting.isEmpty()) {
+      if (candidates(role, pools.allowed()).isEmpty()) {
         return rejected(List.of(pools.whyNoPool(role)));
       }
-      candidates.add(fitting);
     }
     var placements = new ArrayList<Placement>();
     var reasons = new LinkedHashSet<String>();
-    var mixes = cluster.rendersTrainJobs() ? onePool(candidates) : mixes(candidates);
-    for (var mix : mixes) {
-      if (!onePriceBasis(mix)) {
-        reasons.add(
-            "the roles fit only on pools priced differently (spot and on-demand, or operator and"
-                + " catalog prices), which one placement cannot mix");
-        continue;
-      }
+    for (var mix : mixesByPriceBasis(roles, pools.allowed(), false)) {
       place(spec, roles, mix)
           .ifPresentOrElse(placements::add, () -> reasons.add(tooMany(roles, mix)));
+    }
+    if (placements.isEmpty()) {
+      // Nothing fits with CPU roles kept to the CPU pools (a GPU pool of their basis at its
+      // maxNodes, say): let them share the GPU nodes of a basis without a CPU pool rather than
+      // refuse a job that can run.
+      for (var mix : mixesByPriceBasis(roles, pools.allowed(), true)) {
+        place(spec, roles, mix).ifPresent(placements::add);
+      }
+    }
+    if (placements.isEmpty() && reasons.isEmpty()) {
+      reasons.add(
+          "the roles fit only on pools priced differently (spot and on-demand, or operator and"
+              + " catalog prices), which one placement cannot mix");
     }
     return placements.isEmpty()
         ? rejected(List.copyOf(reasons))
         : new Proposals(placements, List.of());
+  }
+
+  /**
+   * The pool mixes worth pricing: one placement has one price basis (all spot or all on-demand, all
+   * operator- or all catalog-priced), so the mixes are enumerated within each basis, in the order
+   * the pools are configured, {@link #MAX_MIXES} at most in all. A role's candidates are those it
+   * fits ({@link #candidates}) over the whole cluster, so a CPU launcher or parameter servers go to
+   * a CPU pool when the cluster has one they fit (a basis without one has no mix for the job). With
+   * {@code withinBasis} that choice is made within each basis instead: a basis without a CPU pool
+   * puts CPU roles on its GPU nodes (the fallback when the strict choice places nothing). Every mix
+   * becomes its own placement; the router prices them and picks the cheapest.
+   */
+  private List<List<PoolShape>> mixesByPriceBasis(
+      List<RoleSpec> roles, List<PoolShape> allowed, boolean withinBasis) {
+    var bases = new LinkedHashMap<String, List<PoolShape>>();
+    for (var shape : allowed) {
+      bases
+          .computeIfAbsent(
+              shape.pool().isSpot() + "|" + shape.pool().operatorPriced(), k -> new ArrayList<>())
+          .add(shape);
+    }
+    var all = new ArrayList<List<PoolShape>>();
+    for (var basis : bases.values()) {
+      var candidates = new ArrayList<List<PoolShape>>();
+      for (var role : roles) {
+        candidates.add(
+            withinBasis
+                ? candidates(role, basis)
+                : candidates(role, allowed).stream().filter(basis::contains).toList());
+      }
+      if (candidates.stream().anyMatch(List::isEmpty)) {
+        continue;
+      }
+      var mixes = cluster.rendersTrainJobs() ? onePool(candidates) : mixes(candidates);
+      for (var mix : mixes) {
+        if (all.size() < MAX_MIXES) {
+          all.add(mix);
+        }
+      }
+    }
+    return all;
   }
 
   /**
@@ -201,7 +248,8 @@ final class KubernetesPlacements {
               shape.pool().instanceType(),
               count,
               shape.hasGpus() ? shape.gpuType() : null,
-              shape.gpus()));
+              shape.gpus(),
+              shape.pool().name()));
       if (shape.pool().operatorPriced()) {
         operatorUsd =
             operatorUsd.add(shape.pool().usdPerNodeHour().multiply(BigDecimal.valueOf(count)));
@@ -251,6 +299,8 @@ final class KubernetesPlacements {
                     + " on pool "
                     + shape.pool().name()));
     notes.add(String.join("; ", where));
+    // What the nodes count was packed against: the instance's size is not what pods get.
+    groups.keySet().forEach(shape -> notes.add(shape.allocatableNote()));
     if (!spec.deepspeed().isEmpty()) {
       notes.add(
           "spec.deepspeed is mounted at "
@@ -308,15 +358,6 @@ final class KubernetesPlacements {
       }
     }
     throw new IllegalStateException("no pool of the mix is over its maxNodes");
-  }
-
-  private static boolean onePriceBasis(List<PoolShape> mix) {
-    var first = mix.get(0).pool();
-    return mix.stream()
-        .allMatch(
-            s ->
-                s.pool().isSpot() == first.isSpot()
-                    && s.pool().operatorPriced() == first.operatorPriced());
   }
 
   /**

@@ -27,7 +27,13 @@ import java.util.Map;
  * @param maxNodes the most nodes the pool can have; a job needing more is not placed on it
  * @param labels the pool's node labels: rendered as the pods' node selector
  * @param taints the pool's node taints: rendered as the pods' tolerations
- * @param reserved what each node keeps for system pods; replicas are packed into the rest
+ * @param reserved what each node keeps from pods (kubelet, OS, eviction threshold and daemon sets
+ *     together); null for the provider's default ({@link NodeReserve}). Replicas are packed into
+ *     the rest, the node's allocatable size.
+ * @param maxPods pods per node, for the EKS formula of the default reserve (memory grows with it);
+ *     null for {@value NodeReserve#DEFAULT_MAX_PODS}
+ * @param daemonSets what the cluster's daemon sets request on each node, added to the default
+ *     reserve (not to an explicit {@code reserved}); null for {@link NodeReserve}'s allowance
  */
 public record NodePool(
     String name,
@@ -42,7 +48,9 @@ public record NodePool(
     Boolean spot,
     Map<String, String> labels,
     List<Taint> taints,
-    Reserved reserved) {
+    Reserved reserved,
+    Integer maxPods,
+    Reserved daemonSets) {
 
   public NodePool {
     require(name, "name");
@@ -50,7 +58,9 @@ public record NodePool(
     spot = Boolean.TRUE.equals(spot);
     labels = labels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
     taints = taints == null ? List.of() : List.copyOf(taints);
-    reserved = reserved == null ? Reserved.NONE : reserved;
+    if (maxPods != null && maxPods < 1) {
+      throw new IllegalArgumentException("nodePools." + name + ".maxPods must be at least 1");
+    }
     if (maxNodes == null || maxNodes < 1) {
       throw new IllegalArgumentException("nodePools." + name + ".maxNodes must be at least 1");
     }
@@ -74,6 +84,11 @@ public record NodePool(
     if (usdPerNodeHour != null && usdPerNodeHour.signum() < 0) {
       throw new IllegalArgumentException("nodePools." + name + ".usdPerNodeHour must be 0 or more");
     }
+  }
+
+  /** Pods per node as the EKS formula counts them. */
+  public int effectiveMaxPods() {
+    return maxPods == null ? NodeReserve.DEFAULT_MAX_PODS : maxPods;
   }
 
   /** Whether the pool's nodes are spot / preemptible capacity. */
@@ -130,7 +145,7 @@ public record NodePool(
     }
   }
 
-  /** CPU and memory each node keeps for system pods (kubelet, daemon sets). */
+  /** CPU and memory each node keeps from pods (kubelet, OS, daemon sets). */
   public record Reserved(Double cpus, String memory) {
     public static final Reserved NONE = new Reserved(null, null);
 

@@ -49,7 +49,8 @@ class KubernetesPlacementsTest {
     assertThat(p.spot()).isFalse();
     assertThat(p.lines())
         .containsExactly(
-            new PlacementLine(List.of("master", "worker"), "dgx-a100", 1, "nvidia-a100-40gb", 8));
+            new PlacementLine(
+                List.of("master", "worker"), "dgx-a100", 1, "nvidia-a100-40gb", 8, "dgx"));
     assertThat(p.operatorUsdPerHour()).isEqualByComparingTo("12.0");
     // 0.10 × 1 node ÷ 4 nodes in the cluster
     assertThat(p.clusterFeeUsdPerHour()).isEqualByComparingTo("0.025");
@@ -76,7 +77,7 @@ class KubernetesPlacementsTest {
     var p = onPrem(elastic).placements().get(0);
     assertThat(p.lines())
         .containsExactly(
-            new PlacementLine(List.of("worker"), "dgx-a100", 2, "nvidia-a100-40gb", 8));
+            new PlacementLine(List.of("worker"), "dgx-a100", 2, "nvidia-a100-40gb", 8, "dgx"));
     assertThat(p.operatorUsdPerHour()).isEqualByComparingTo("24.0");
     assertThat(p.notes())
         .contains(
@@ -93,7 +94,7 @@ class KubernetesPlacementsTest {
       value = {
         // a GPU type of no pool's on AWS, any type: both A10G pools, never mixing spot and not
         "any GPU, spot allowed | {gpus: 1, cpus: 4, memory: 16Gi} | allowed"
-            + " | master,worker@g5.12xlarge×1 spot; master,worker@g5.12xlarge×1",
+            + " | master,worker@g5.12xlarge×1; master,worker@g5.12xlarge×1 spot",
         "any GPU, spot never | {gpus: 1, cpus: 4, memory: 16Gi} | never"
             + " | master,worker@g5.12xlarge×1",
         "any GPU, spot required | {gpus: 1, cpus: 4, memory: 16Gi} | required"
@@ -166,10 +167,11 @@ class KubernetesPlacementsTest {
       value = {
         "no pool with that GPU type | {gpus: 1, gpuType: nvidia-h100-80gb} | {master: 1}"
             + " | no node pool of onprem-a has nvidia-h100-80gb GPUs (pools: dgx (dgx-a100:"
-            + " 128 vCPUs, 1024 GiB, 8x nvidia-a100-40gb))",
+            + " 128 vCPUs, 1024 GiB, 8x nvidia-a100-40gb; allocatable 127.3 vCPUs, 1022.65 GiB))",
         "a replica bigger than any node | {gpus: 16} | {master: 1}"
             + " | a master replica (16 GPUs, 0 vCPUs, 0 GiB) is bigger than any node with GPUs:"
-            + " dgx (dgx-a100: 128 vCPUs, 1024 GiB, 8x nvidia-a100-40gb)",
+            + " dgx (dgx-a100: 128 vCPUs, 1024 GiB, 8x nvidia-a100-40gb; allocatable 127.3 vCPUs,"
+            + " 1022.65 GiB)",
         "more nodes than maxNodes | {gpus: 8} | {master: 1, worker: 4}"
             + " | master, worker would need 5 nodes of pool dgx (dgx-a100), which has at most 4",
       })

@@ -22,8 +22,11 @@ class NodePackingTest {
           false,
           null,
           null,
-          new NodePool.Reserved(0.5, "2Gi"));
-  private static final PoolShape SHAPE = new PoolShape(POOL, 8, 32, "gpu", 4);
+          new NodePool.Reserved(0.5, "2Gi"),
+          null,
+          null);
+  private static final PoolShape SHAPE =
+      new PoolShape(POOL, 8, 32, "gpu", 4, NodeReserve.of(POOL, "aws", 8, 32));
 
   /** replicas as "count×gpus/cpus/GiB" groups → nodes. */
   @ParameterizedTest(name = "{0} → {1}")

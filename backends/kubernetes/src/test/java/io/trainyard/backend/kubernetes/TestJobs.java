@@ -45,6 +45,22 @@ public final class TestJobs {
         - {name: a10g-od, instanceType: g5.12xlarge, maxNodes: 2, labels: {pool: a10g-od}, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}
       """;
 
+  /**
+   * An AWS cluster whose pools say nothing of reserved: node fit at the EKS defaults. The spot pool
+   * has room where the on-demand GPU pool has not.
+   */
+  public static final String AWS_DEFAULT_RESERVE =
+      """
+      type: kubernetes
+      id: k8s-fit
+      region: us-east-1
+      provider: aws
+      nodePools:
+        - {name: cpu, instanceType: m5.2xlarge, maxNodes: 10, labels: {pool: cpu}}
+        - {name: a10g, instanceType: g5.12xlarge, maxNodes: 3, labels: {pool: a10g}, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}
+        - {name: a10g-spot, instanceType: g5.12xlarge, maxNodes: 8, spot: true, labels: {pool: a10g-spot}, taints: [{key: nvidia.com/gpu, effect: NoSchedule}]}
+      """;
+
   /** The AWS pools, rendering Kubeflow Trainer TrainJobs on torch-distributed, through Kueue. */
   public static final String TRAINER_V2 =
       AWS_POOLS.replace(
