@@ -57,6 +57,9 @@ public final class Router {
         var candidate = row(quote, p, priced.price(), hours);
         var why =
             priced.price() == null ? priced.missing() : placementReason(placement, p, candidate);
+        if (why == null && p.spot()) {
+          why = SpotCheckpointRule.reasonAgainstSpot(spec);
+        }
         (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
       }
     }
