@@ -35,6 +35,7 @@ public final class Router {
   public RoutingDecision route(JobSpec spec, List<BackendQuote> quotes) {
     var placement = spec.effectivePlacement();
     var hours = estimatedHours(spec);
+    var spotCheckpoint = SpotCheckpointRule.reasonAgainstSpot(spec);
     var offers = new ArrayList<Candidate>();
     var rejected = new ArrayList<Candidate>();
     for (var quote : quotes) {
@@ -58,7 +59,7 @@ public final class Router {
         var why =
             priced.price() == null ? priced.missing() : placementReason(placement, p, candidate);
         if (why == null && p.spot()) {
-          why = SpotCheckpointRule.reasonAgainstSpot(spec);
+          why = spotCheckpoint;
         }
         (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
       }
