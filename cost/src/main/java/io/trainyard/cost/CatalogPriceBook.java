@@ -4,6 +4,7 @@ import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.pricing.ManagedService;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,8 +20,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * plus the job's share of a cluster fee. An operator's price for the whole placement wins. Where a
  * managed service (as the backend modules declare them, {@link ManagedService}) has no row, the
  * matching VM's price plus the service's published surcharge is used, or plus the operator's
- * managed premium where none is published — and then marked estimated. Thread-safe; {@link
- * #replace} swaps in a refreshed catalog.
+ * managed premium where none is published — and then marked estimated. A managed service's spot
+ * (SageMaker managed spot, Vertex AI Spot VMs) has no published per-instance price: the VM's spot
+ * price times the service's on-demand ratio to the VM stands in, estimated, naming both rows'
+ * sources. Thread-safe; {@link #replace} swaps in a refreshed catalog.
  */
 public final class CatalogPriceBook implements PriceBook {
   private final AtomicReference<PriceCatalog> catalog;
@@ -159,9 +162,14 @@ public final class CatalogPriceBook implements PriceBook {
     var row = current.instance(p.provider(), p.service(), p.region(), instanceType);
     if (row.isPresent()) {
       var usd = row.get().usdPerHour(p.spot());
-      return usd == null
-          ? Priced.missing("no spot price known for " + instanceType + " in " + p.region())
-          : Priced.of(new Price(usd, false, row.get().source()));
+      if (usd != null) {
+        return Priced.of(new Price(usd, false, row.get().source()));
+      }
+      var managed = managed(p);
+      var fromVm = managed == null ? null : managedSpot(current, p, managed, row.get());
+      return fromVm != null
+          ? fromVm
+          : Priced.missing("no spot price known for " + instanceType + " in " + p.region());
     }
     var missing =
         Priced.missing(
@@ -177,14 +185,22 @@ public final class CatalogPriceBook implements PriceBook {
       return missing;
     }
     if (managed.surchargePct() == null) {
-      if (managedPremiumPct == null || p.spot()) {
+      if (managedPremiumPct == null) {
         return missing;
+      }
+      var vmPrice = vm.get().usdPerHour(p.spot());
+      if (vmPrice == null) {
+        return Priced.missing("no spot price known for " + instanceType + " in " + p.region());
       }
       return Priced.of(
           new Price(
-              vm.get().onDemandUsdPerHour().multiply(factor(managedPremiumPct)),
+              vmPrice.multiply(factor(managedPremiumPct)),
               true,
-              vm.get().source() + " + " + managedPremiumPct.toPlainString() + "% managed premium"));
+              vm.get().source()
+                  + (p.spot() ? " (the VM's spot price)" : "")
+                  + " + "
+                  + managedPremiumPct.toPlainString()
+                  + "% managed premium"));
     }
     var vmUsd = vm.get().usdPerHour(p.spot());
     if (vmUsd == null) {
@@ -206,6 +222,50 @@ public final class CatalogPriceBook implements PriceBook {
                 + " ("
                 + managed.surchargeSource()
                 + ")"));
+  }
+
+  /**
+   * A managed service's spot price where it publishes none per instance (SageMaker managed spot,
+   * Vertex AI Spot VMs): the VM's spot price times the service's own on-demand surcharge ratio
+   * (managed on-demand row / VM on-demand row, both from the catalog) — the managed discount
+   * follows the VM's spot market. Estimated; null when the VM has no spot or on-demand row.
+   */
+  private static Priced managedSpot(
+      PriceCatalog current, Placement p, ManagedService managed, PriceRow own) {
+    var vm =
+        current.instance(
+            p.provider(), managed.vmService(), p.region(), managed.vmType(own.instanceType()));
+    if (vm.isEmpty()
+        || vm.get().spotUsdPerHour() == null
+        || vm.get().onDemandUsdPerHour().signum() <= 0) {
+      return null;
+    }
+    var ratio =
+        own.onDemandUsdPerHour().divide(vm.get().onDemandUsdPerHour(), 6, RoundingMode.HALF_UP);
+    return Priced.of(
+        new Price(
+            vm.get().spotUsdPerHour().multiply(ratio),
+            true,
+            managed.vmService()
+                + " spot price of "
+                + vm.get().instanceType()
+                + " $"
+                + vm.get().spotUsdPerHour().stripTrailingZeros().toPlainString()
+                + "/h ("
+                + vm.get().source()
+                + ") × "
+                + p.service()
+                + "/"
+                + managed.vmService()
+                + " on-demand ratio "
+                + own.onDemandUsdPerHour().stripTrailingZeros().toPlainString()
+                + "/"
+                + vm.get().onDemandUsdPerHour().stripTrailingZeros().toPlainString()
+                + " ("
+                + own.source()
+                + "); estimated: "
+                + p.service()
+                + " publishes no per-instance spot price"));
   }
 
   private ManagedService managed(Placement p) {

@@ -44,6 +44,7 @@ public final class Router {
   public RoutingDecision route(JobSpec spec, List<BackendQuote> quotes) {
     var placement = spec.effectivePlacement();
     var hours = estimatedHours(spec);
+    var spotCheckpoint = SpotCheckpointRule.reasonAgainstSpot(spec);
     var offers = new ArrayList<Candidate>();
     var rejected = new ArrayList<Candidate>();
     for (var quote : quotes) {
@@ -66,6 +67,9 @@ public final class Router {
         var candidate = withTotal(spec, row(quote, p, priced.price(), hours));
         var why =
             priced.price() == null ? priced.missing() : placementReason(placement, p, candidate);
+        if (why == null && p.spot()) {
+          why = spotCheckpoint;
+        }
         (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
       }
     }

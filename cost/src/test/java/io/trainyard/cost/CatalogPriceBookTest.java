@@ -40,6 +40,10 @@ class CatalogPriceBookTest {
           Vertex machine + H100 accelerators    | gcp      | vertex    | us-central1 | false | 1 n1-standard-4:nvidia-h100-80gb:2       |      | 19.81159999 | false
           Vertex all-in row                     | gcp      | vertex    | us-central1 | false | 1 a2-highgpu-8g:nvidia-a100-40gb:8       |      | 35.26     | false
           SageMaker type without a row, premium | aws      | sagemaker | us-east-1   | false | 1 ml.m5.4xlarge                          |      | 0.9216    | true
+          SageMaker managed spot: EC2 spot × ml/EC2 ratio 0.461/0.384 | aws | sagemaker | us-east-1 | true | 1 ml.m5.2xlarge          |      | 0.1856005466 | true
+          SageMaker managed spot, GPU: 0.397 × 1.4084/1.006 | aws | sagemaker | us-east-1 | true | 2 ml.g5.xlarge:nvidia-a10g:1       |      | 1.1116    | true
+          SageMaker spot without a row: EC2 spot + premium | aws | sagemaker | us-east-1 | true | 1 ml.m5.4xlarge                    |      | 0.33336   | true
+          Vertex Spot VM: GCE spot × 35.26/29.38708 | gcp   | vertex    | us-central1 | true  | 1 a2-highgpu-8g:nvidia-a100-40gb:8       |      | 13.85060182308 | true
           """)
   void pricesLineByLine(
       String what,
@@ -63,7 +67,7 @@ class CatalogPriceBookTest {
       textBlock =
           """
           unknown type            | aws | ec2       | us-east-1 | false | 1 x9.huge               | no price known for x9.huge on ec2 in us-east-1
-          no managed spot price   | aws | sagemaker | us-east-1 | true  | 1 ml.m5.2xlarge         | no spot price known for ml.m5.2xlarge in us-east-1
+          managed spot, VM has no row | gcp | vertex | us-central1 | true | 1 n1-standard-4         | no spot price known for n1-standard-4 in us-central1
           unknown accelerator     | gcp | gce       | us-east4  | false | 1 n1-standard-8:nvidia-v100-16gb:1 | no price known for nvidia-v100-16gb on gce in us-east4
           """)
   void saysWhyThereIsNoPrice(
@@ -77,6 +81,19 @@ class CatalogPriceBookTest {
     var priced = book.price(placement(provider, service, region, spot, lines, null));
     assertThat(priced.price()).isNull();
     assertThat(priced.missing()).isEqualTo(reason);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aManagedSpotPriceNamesBothSourcesAndTheRatio() {
+    var priced =
+        book.price(placement("aws", "sagemaker", "us-east-1", true, "1 ml.p3.2xlarge", null));
+    // 0.5197 EC2 spot × 3.825 / 3.06 SageMaker/EC2 on-demand
+    assertThat(priced.price().usdPerHour()).isEqualByComparingTo("0.649625");
+    assertThat(priced.price().estimated()).isTrue();
+    assertThat(priced.price().source())
+        .contains("ec2 spot price of p3.2xlarge $0.5197/h (skypilot-catalog")
+        .contains("sagemaker/ec2 on-demand ratio 3.825/3.06 (aws-samples/foundation-model")
+        .contains("estimated: sagemaker publishes no per-instance spot price");
   }
 
   @org.junit.jupiter.api.Test

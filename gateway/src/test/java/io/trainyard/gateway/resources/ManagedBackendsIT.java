@@ -98,9 +98,9 @@ class ManagedBackendsIT {
 
   @Test
   void aCapacityRefusalFailsOverToTheNextOffer() {
-    // Vertex's n1-standard-4 is the cheapest offer; it refuses, SageMaker takes the job.
+    // Vertex's n1-standard-4 is the cheapest on-demand offer; it refuses, SageMaker takes the job.
     VERTEX.failNext("CreateCustomJob", Status.Code.RESOURCE_EXHAUSTED, "no n1 capacity");
-    var job = submit("fail-over", "[]");
+    var job = submit("fail-over", "[]", "never");
     var moved = awaitState(job, "SUBMITTED");
     assertThat(moved.get("backend").asText()).isEqualTo("sm");
     assertThat(moved.get("attempt").asInt()).isEqualTo(2);
@@ -118,7 +118,74 @@ class ManagedBackendsIT {
         .getName();
   }
 
+  /**
+   * SageMaker managed spot is offered: the EC2 spot price of m5.2xlarge times SageMaker's on-demand
+   * ratio to EC2 (0.1546 × 0.461/0.384), estimated, cheaper than every on-demand offer. A 6h job
+   * without a checkpoint gets no spot offer, and says why.
+   */
+  @Test
+  void aQuoteOffersSageMakerManagedSpotAndALongJobWithoutACheckpointGetsNone() {
+    var withCheckpoint = quote("checkpoint: {uri: s3://ml-ckpt/q/}");
+    assertThat(withCheckpoint.status()).as(withCheckpoint.body()).isEqualTo(200);
+    var spot = candidate(withCheckpoint.json(), "sm", true);
+    assertThat(spot.has("rejected")).as(spot.toString()).isFalse();
+    assertThat(spot.get("chosen").asBoolean()).isTrue();
+    assertThat(spot.get("estimated").asBoolean()).isTrue();
+    assertThat(spot.get("hourlyUsd").decimalValue()).isEqualByComparingTo("0.1856");
+    assertThat(spot.get("placement").get("lines").get(0).get("instanceType").asText())
+        .isEqualTo("ml.m5.2xlarge");
+    assertThat(spot.get("notes").toString())
+        .contains("ec2 spot price of m5.2xlarge $0.1546/h")
+        .contains("sagemaker/ec2 on-demand ratio 0.461/0.384");
+
+    var without = quote("");
+    assertThat(without.status()).as(without.body()).isEqualTo(200);
+    var refused = candidate(without.json(), "sm", true);
+    assertThat(refused.get("rejected").asText())
+        .contains("expected to run 6h (maxRuntime)")
+        .contains("needs spec.checkpoint");
+    assertThat(refused.get("rejectedKind").asText()).isEqualTo("never");
+    var onDemand = candidate(without.json(), "sm", false);
+    assertThat(onDemand.get("chosen").asBoolean()).isTrue();
+    assertThat(onDemand.get("hourlyUsd").decimalValue()).isEqualByComparingTo("0.461");
+  }
+
+  private static GatewayClient.Answer quote(String checkpoint) {
+    var spec =
+        """
+        apiVersion: trainyard.io/v1
+        kind: TrainingJob
+        metadata: {name: spot-quote}
+        spec:
+          framework: pytorch
+          image: registry.example.com/train:1
+          command: [python, train.py]
+          resources: {cpus: 2, memory: 8Gi}
+          replicas: {master: 1}
+          maxRuntime: 6h
+          %s
+          placement: {backends: [sm]}
+        """
+            .formatted(checkpoint);
+    return client.post("/v1/quotes", token, "application/yaml", spec);
+  }
+
+  /** The first row of the backend with that spot flag, offer or rejection. */
+  private static JsonNode candidate(JsonNode decision, String backend, boolean spot) {
+    for (var candidate : decision.get("candidates")) {
+      if (candidate.get("backendId").asText().equals(backend)
+          && candidate.get("spot").asBoolean() == spot) {
+        return candidate;
+      }
+    }
+    throw new AssertionError("no row of " + backend + " spot=" + spot + " in " + decision);
+  }
+
   private static String submit(String name, String backends) {
+    return submit(name, backends, "allowed");
+  }
+
+  private static String submit(String name, String backends, String spot) {
     var spec =
         """
         apiVersion: trainyard.io/v1
@@ -130,9 +197,9 @@ class ManagedBackendsIT {
           command: [python, train.py]
           resources: {cpus: 2, memory: 8Gi}
           replicas: {master: 1}
-          placement: {backends: %s}
+          placement: {backends: %s, spot: %s}
         """
-            .formatted(name, backends);
+            .formatted(name, backends, spot);
     var answer = client.post("/v1/jobs", token, "application/yaml", spec);
     assertThat(answer.status()).as(answer.body()).isEqualTo(201);
     return answer.json().get("id").asText();

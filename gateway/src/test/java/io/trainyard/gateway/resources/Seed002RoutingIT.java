@@ -148,6 +148,8 @@ class Seed002RoutingIT {
         .contains("of 2 offer(s) with estimatedTotalUsd at most $1.167 (the cheapest is $0.778)");
   }
 
+  // On demand on both sides: the seed compares list prices; SageMaker managed spot (EC2 spot ×
+  // SageMaker's ratio, estimated) would undercut both, as ManagedBackendsIT shows.
   private static final String JOB =
       """
       apiVersion: trainyard.io/v1
@@ -159,7 +161,7 @@ class Seed002RoutingIT {
         command: [python, train.py]
         resources: {cpus: 6, memory: 24Gi}
         replicas: {master: 1}
-        placement: {regions: [us-east-1]}
+        placement: {regions: [us-east-1], spot: never}
       """;
 
   /** The decision's best offer of {@code backend}. */

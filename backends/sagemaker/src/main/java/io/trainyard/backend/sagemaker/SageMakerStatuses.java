@@ -19,10 +19,17 @@ import software.amazon.awssdk.services.sagemaker.model.SecondaryStatusTransition
  *   <tr><td>Stopping</td><td>any</td><td>RUNNING once started, else ADMITTING</td></tr>
  *   <tr><td>Completed</td><td>any</td><td>SUCCEEDED</td></tr>
  *   <tr><td>Failed</td><td>any</td><td>FAILED, with FailureReason</td></tr>
+ *   <tr><td>Stopped</td><td>MaxWaitTimeExceeded, never started</td><td>REFUSED: managed spot found
+ *       no capacity in time, so the job fails over to its next offer</td></tr>
  *   <tr><td>Stopped</td><td>MaxRuntimeExceeded, MaxWaitTimeExceeded</td><td>FAILED: nobody asked
  *       for the stop</td></tr>
  *   <tr><td>Stopped</td><td>other</td><td>STOPPED</td></tr>
  * </table>
+ *
+ * <p>A spot interruption (secondary status {@code Interrupted}) is a restart: SageMaker resumes the
+ * job on new capacity from its checkpoint, as it retries an internal error under the job's restart
+ * policy ({@code RetryStrategy}), so both count in {@code restarts} and a job that ends after
+ * interruptions says how many there were.
  */
 final class SageMakerStatuses {
   private static final Set<String> ADMITTING =
@@ -46,12 +53,31 @@ final class SageMakerStatuses {
         switch (status == null ? "" : status) {
           case "Completed" -> BackendPhase.SUCCEEDED;
           case "Failed" -> BackendPhase.FAILED;
-          case "Stopped" -> LIMITS.contains(secondary) ? BackendPhase.FAILED : BackendPhase.STOPPED;
+          case "Stopped" ->
+              "MaxWaitTimeExceeded".equals(secondary) && started == null
+                  ? BackendPhase.REFUSED
+                  : LIMITS.contains(secondary) ? BackendPhase.FAILED : BackendPhase.STOPPED;
           case "Stopping" -> started != null ? BackendPhase.RUNNING : BackendPhase.ADMITTING;
           default -> inProgress(secondary);
         };
     var ended = phase.isTerminal() ? job.trainingEndTime() : null;
-    return new BackendStatus(phase, reason(job, phase), restarts, started, ended);
+    var reason = reason(job, phase);
+    var interruptions = interruptions(job.secondaryStatusTransitions());
+    if (phase == BackendPhase.REFUSED) {
+      reason = "no managed spot capacity within MaxWaitTimeInSeconds";
+    } else if (interruptions > 0
+        && (phase == BackendPhase.FAILED || phase == BackendPhase.SUSPENDED)) {
+      reason =
+          "spot capacity reclaimed "
+              + interruptions
+              + (interruptions == 1 ? " time" : " times")
+              + (reason == null ? "" : "; " + reason);
+    }
+    return new BackendStatus(phase, reason, restarts, started, ended);
+  }
+
+  private static int interruptions(List<SecondaryStatusTransition> transitions) {
+    return (int) transitions.stream().filter(t -> "Interrupted".equals(t.statusAsString())).count();
   }
 
   private static BackendPhase inProgress(String secondary) {
@@ -81,6 +107,12 @@ final class SageMakerStatuses {
   }
 
   private static int restarts(List<SecondaryStatusTransition> transitions) {
-    return (int) transitions.stream().filter(t -> "Restarting".equals(t.statusAsString())).count();
+    return (int)
+        transitions.stream()
+            .filter(
+                t ->
+                    "Restarting".equals(t.statusAsString())
+                        || "Interrupted".equals(t.statusAsString()))
+            .count();
   }
 }

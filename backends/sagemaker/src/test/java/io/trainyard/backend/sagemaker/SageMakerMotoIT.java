@@ -170,11 +170,6 @@ class SageMakerMotoIT {
    */
   @Test
   void metricDefinitionsAreSentAndNoTokenIs() throws Exception {
-    var http = java.net.http.HttpClient.newHttpClient();
-    var api = MotoServer.endpoint() + "/moto-api/recorder/";
-    post(http, api + "reset-recording");
-    post(http, api + "start-recording");
-    String recording;
     var job =
         submittable("")
             .withGatewaySecretEnv(
@@ -183,6 +178,30 @@ class SageMakerMotoIT {
                     "http://127.0.0.1:8080/v1/jobs/x/metrics",
                     "TRAINYARD_METRICS_TOKEN",
                     "tym_not-for-sagemaker"));
+    var create = recordedCreate(job);
+    assertThat(create).as("CreateTrainingJob of %s recorded", job.objectName()).isNotNull();
+    var definitions = create.path("AlgorithmSpecification").path("MetricDefinitions");
+    assertThat(definitions).hasSize(SageMakerConfig.DEFAULT_METRIC_NAMES.size());
+    var loss = definitions.get(0);
+    assertThat(loss.path("Name").asText()).isEqualTo("loss");
+    var regex = java.util.regex.Pattern.compile(loss.path("Regex").asText());
+    var matcher = regex.matcher("[master-0] trainyard-metric name=loss value=0.42 step=3 epoch=1");
+    assertThat(matcher.find()).isTrue();
+    assertThat(matcher.group(1)).isEqualTo("0.42");
+    assertThat(regex.matcher("trainyard-metric name=val_loss value=0.5").find()).isFalse();
+    assertThat(create.toString()).doesNotContain("tym_not-for-sagemaker");
+    assertThat(create.path("Environment").has("TRAINYARD_METRICS_TOKEN")).isFalse();
+    assertThat(backend.deliversGatewaySecrets()).isFalse();
+  }
+
+  /** Submits the job while moto's recorder runs; the CreateTrainingJob body as sent. */
+  private static com.fasterxml.jackson.databind.JsonNode recordedCreate(BackendJob job)
+      throws Exception {
+    var http = java.net.http.HttpClient.newHttpClient();
+    var api = MotoServer.endpoint() + "/moto-api/recorder/";
+    post(http, api + "reset-recording");
+    post(http, api + "start-recording");
+    String recording;
     try {
       backend.submit(job);
       recording =
@@ -218,18 +237,35 @@ class SageMakerMotoIT {
       }
     }
     assertThat(create).as("CreateTrainingJob of %s recorded", job.objectName()).isNotNull();
-    var definitions = create.path("AlgorithmSpecification").path("MetricDefinitions");
-    assertThat(definitions).hasSize(SageMakerConfig.DEFAULT_METRIC_NAMES.size());
-    var loss = definitions.get(0);
-    assertThat(loss.path("Name").asText()).isEqualTo("loss");
-    var regex = java.util.regex.Pattern.compile(loss.path("Regex").asText());
-    var matcher = regex.matcher("[master-0] trainyard-metric name=loss value=0.42 step=3 epoch=1");
-    assertThat(matcher.find()).isTrue();
-    assertThat(matcher.group(1)).isEqualTo("0.42");
-    assertThat(regex.matcher("trainyard-metric name=val_loss value=0.5").find()).isFalse();
-    assertThat(create.toString()).doesNotContain("tym_not-for-sagemaker");
-    assertThat(create.path("Environment").has("TRAINYARD_METRICS_TOKEN")).isFalse();
-    assertThat(backend.deliversGatewaySecrets()).isFalse();
+    return create;
+  }
+
+  /**
+   * Managed spot as sent: EnableManagedSpotTraining, MaxWaitTimeInSeconds = maxRuntime (6h) +
+   * maxWaitForSpot (default 1h), and the checkpoint from spec.checkpoint.
+   */
+  @Test
+  void aSpotPlacementSubmitsManagedSpotTraining() throws Exception {
+    var spec = TestJobs.spec(TestJobs.FULL_SPEC);
+    var spot =
+        backend.placements(spec).placements().stream().filter(p -> p.spot()).findFirst().get();
+    var job = TestJobs.job(spec, spot);
+
+    var create = recordedCreate(job);
+
+    assertThat(create.path("EnableManagedSpotTraining").asBoolean()).isTrue();
+    assertThat(create.path("StoppingCondition").path("MaxRuntimeInSeconds").asInt())
+        .isEqualTo(6 * 3600);
+    assertThat(create.path("StoppingCondition").path("MaxWaitTimeInSeconds").asInt())
+        .isEqualTo(7 * 3600);
+    assertThat(create.path("CheckpointConfig").path("S3Uri").asText())
+        .isEqualTo("s3://ml-ckpt/bert/");
+    assertThat(create.path("CheckpointConfig").path("LocalPath").asText())
+        .isEqualTo("/opt/ml/checkpoints");
+
+    var onDemand = recordedCreate(submittable(""));
+    assertThat(onDemand.path("EnableManagedSpotTraining").asBoolean()).isFalse();
+    assertThat(onDemand.path("StoppingCondition").has("MaxWaitTimeInSeconds")).isFalse();
   }
 
   private static void post(java.net.http.HttpClient http, String url) throws Exception {

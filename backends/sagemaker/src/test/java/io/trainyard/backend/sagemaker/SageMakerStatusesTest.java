@@ -94,4 +94,62 @@ class SageMakerStatusesTest {
     assertThat(mapped.phase()).isEqualTo(BackendPhase.ADMITTING);
     assertThat(mapped.restarts()).isEqualTo(2);
   }
+
+  @Test
+  void aSpotInterruptionIsARestartAndSaysSo() {
+    var interrupted =
+        DescribeTrainingJobResponse.builder()
+            .trainingJobStatus("InProgress")
+            .secondaryStatus("Interrupted")
+            .trainingStartTime(START)
+            .secondaryStatusTransitions(
+                SecondaryStatusTransition.builder().status("Training").build(),
+                SecondaryStatusTransition.builder()
+                    .status("Interrupted")
+                    .statusMessage("The spot instance was reclaimed")
+                    .build())
+            .build();
+
+    var mapped = SageMakerStatuses.of(interrupted);
+    assertThat(mapped.phase()).isEqualTo(BackendPhase.SUSPENDED);
+    assertThat(mapped.restarts()).isEqualTo(1);
+    assertThat(mapped.reason())
+        .isEqualTo("spot capacity reclaimed 1 time; The spot instance was reclaimed");
+  }
+
+  @Test
+  void spotCapacityThatNeverCameFailsOverAndOneThatLeftFails() {
+    var neverStarted =
+        DescribeTrainingJobResponse.builder()
+            .trainingJobStatus("Stopped")
+            .secondaryStatus("MaxWaitTimeExceeded")
+            .build();
+    var refused = SageMakerStatuses.of(neverStarted);
+    assertThat(refused.phase()).isEqualTo(BackendPhase.REFUSED);
+    assertThat(refused.reason()).isEqualTo("no managed spot capacity within MaxWaitTimeInSeconds");
+
+    var leftMidway =
+        DescribeTrainingJobResponse.builder()
+            .trainingJobStatus("Stopped")
+            .secondaryStatus("MaxWaitTimeExceeded")
+            .trainingStartTime(START)
+            .trainingEndTime(END)
+            .secondaryStatusTransitions(
+                SecondaryStatusTransition.builder().status("Training").build(),
+                SecondaryStatusTransition.builder().status("Interrupted").build(),
+                SecondaryStatusTransition.builder().status("Training").build(),
+                SecondaryStatusTransition.builder().status("Interrupted").build(),
+                SecondaryStatusTransition.builder()
+                    .status("MaxWaitTimeExceeded")
+                    .statusMessage("Job stopped because it exceeded MaxWaitTimeInSeconds")
+                    .build())
+            .build();
+    var failed = SageMakerStatuses.of(leftMidway);
+    assertThat(failed.phase()).isEqualTo(BackendPhase.FAILED);
+    assertThat(failed.restarts()).isEqualTo(2);
+    assertThat(failed.reason())
+        .isEqualTo(
+            "spot capacity reclaimed 2 times; MaxWaitTimeExceeded: Job stopped because it"
+                + " exceeded MaxWaitTimeInSeconds");
+  }
 }

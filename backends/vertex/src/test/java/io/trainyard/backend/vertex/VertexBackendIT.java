@@ -83,6 +83,44 @@ class VertexBackendIT {
     assertThat(ref.attributes().get("pools")).isEqualTo("master:1:0,worker:2:0");
   }
 
+  /**
+   * Routed with the price book the gateway builds: the Spot VM offer is priced from the GCE spot
+   * row times Vertex's on-demand ratio (estimated), is the cheapest, and submits SPOT scheduling.
+   */
+  @Test
+  void aSpotOfferIsPricedFromGceSpotAndSubmitsSpotVms() {
+    var spec = TestJobs.spec(TestJobs.FULL_SPEC);
+    var book =
+        new io.trainyard.cost.CatalogPriceBook(
+            PriceCatalog.embedded(), new VertexPricingFacts().managedServices(), null);
+    var quote =
+        new io.trainyard.cost.BackendQuote(
+            "vx-test", "vertex", "us-central1", false, null, backend.placements(spec), null);
+    var decision =
+        new io.trainyard.cost.Router(book, java.math.BigDecimal.ONE)
+            .route(spec, java.util.List.of(quote));
+
+    var chosen = decision.offers().get(0);
+    assertThat(chosen.spot()).isTrue();
+    assertThat(chosen.estimated()).isTrue();
+    // 3 × a2-highgpu-8g: GCE spot 11.54364 × Vertex/GCE on-demand 35.26/29.38708 (1.199847)
+    assertThat(chosen.hourlyUsd()).isEqualByComparingTo("41.5518");
+    assertThat(chosen.notes())
+        .anySatisfy(
+            n ->
+                assertThat(n)
+                    .contains("gce spot price of a2-highgpu-8g $11.54364/h")
+                    .contains("vertex/gce on-demand ratio 35.26/29.38708"));
+    var onDemand = decision.offers().get(1);
+    assertThat(onDemand.spot()).isFalse();
+    assertThat(onDemand.hourlyUsd()).isEqualByComparingTo("105.78");
+
+    var job = TestJobs.job(spec, chosen.placement());
+    backend.submit(job);
+    assertThat(created(job).getJobSpec().getScheduling().getStrategy())
+        .isEqualTo(com.google.cloud.aiplatform.v1.Scheduling.Strategy.SPOT);
+  }
+
   @Test
   void aSecondSubmitOfTheAttemptAdoptsTheFirstJob() {
     var job = job(false);
