@@ -31,7 +31,9 @@ class RouterPoliciesTest {
     // the cheaper hourly price the dearer job.
     var quotes =
         List.of(quote("spot", "7.00", true, 8, null), quote("ondemand", "7.50", false, 8, null));
-    var decision = router.route(spec((PlacementPolicy) null, "100", null, false), quotes);
+    // The caller accepts spot without a checkpoint for this long (else the spot offer is refused).
+    var placement = new PlacementSpec(null, null, null, null, null, null, "200h");
+    var decision = router.route(spec(placement, "100", null, false), quotes);
 
     assertThat(decision.rankedBy()).isEqualTo(RankingBasis.TOTAL);
     assertThat(decision.chosen()).isEqualTo("ondemand");

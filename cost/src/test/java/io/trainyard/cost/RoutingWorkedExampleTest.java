@@ -140,7 +140,8 @@ class RoutingWorkedExampleTest {
         null,
         null,
         null,
-        policy == null ? null : new PlacementSpec(policy, null, null, null, null),
+        // The example accepts a spot run without a checkpoint (spotNeedsCheckpointAfter: 100h).
+        new PlacementSpec(policy, null, null, null, null, null, "100h"),
         null,
         null);
   }

@@ -54,7 +54,12 @@ class SpotTotalQuoteIT {
 
   @Test
   void theSpotOffersTotalCountsExpectedReRunsAndACheckpointShrinksThem() {
-    var plain = quote("");
+    // Without a checkpoint a 100 h spot run is refused by default (spotNeedsCheckpointAfter 1h):
+    // this job accepts one, to show what restarting from the beginning costs.
+    var refused = quote("");
+    assertThat(refused.get("candidates").toString())
+        .contains("longer than spec.placement.spotNeedsCheckpointAfter 1h, needs spec.checkpoint");
+    var plain = quote("  placement: {spotNeedsCheckpointAfter: 200h}\n");
     var spot = offer(plain, true);
     var onDemand = offer(plain, false);
     assertThat(plain.get("rankedBy").asText()).isEqualTo("estimatedTotalUsd");
