@@ -1,5 +1,6 @@
 package io.trainyard.cost;
 
+import io.trainyard.cost.SpotInterruptionRates.Rate;
 import io.trainyard.spi.Placement;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -61,18 +62,30 @@ public final class JobTotalEstimator {
     var notes = new ArrayList<String>();
     var rerun = BigDecimal.ZERO;
     if (placement.spot()) {
-      var rate = rates.of(backendId);
-      var instances = Math.max(1, placement.lines().stream().mapToInt(l -> l.count()).sum());
-      var perHour =
-          rate.monthly()
-              .multiply(BigDecimal.valueOf(instances))
-              .divide(HOURS_PER_MONTH, MathContext.DECIMAL64);
+      // Each line's instances at its own pool's rate: λ = Σ nᵢ·rᵢ / 730 per hour.
+      var perMonth = BigDecimal.ZERO;
+      var instances = 0;
+      var sources = new java.util.LinkedHashSet<String>();
+      Rate rate = null;
+      for (var line : placement.lines()) {
+        rate = rates.of(backendId, line.pool());
+        perMonth = perMonth.add(rate.monthly().multiply(BigDecimal.valueOf(line.count())));
+        instances += line.count();
+        sources.add(percent(rate.monthly()) + " " + rate.source());
+      }
+      if (instances == 0) {
+        rate = rates.of(backendId);
+        perMonth = rate.monthly();
+        instances = 1;
+        sources.add(percent(rate.monthly()) + " " + rate.source());
+      }
+      var perHour = perMonth.divide(HOURS_PER_MONTH, MathContext.DECIMAL64);
       rerun = rerunHours(perHour.doubleValue(), hours, checkpointed);
       notes.add(
           "spot: "
-              + percent(rate.monthly())
-              + " interruptions per instance-month ("
-              + rate.source()
+              + (sources.size() == 1
+                  ? percent(rate.monthly()) + " interruptions per instance-month (" + rate.source()
+                  : "interruptions per instance-month by pool (" + String.join("; ", sources))
               + ") × "
               + instances
               + " instance(s) → +"

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How often spot capacity is taken back, per backend, as a fraction of instances per month.
- * Immutable, thread-safe.
+ * How often spot capacity is taken back, per node pool or per backend, as a fraction of instances
+ * per month: keys are {@code backend/pool} (a Kubernetes node pool) or {@code backend} (all its
+ * spot capacity). Immutable, thread-safe.
  *
  * <p>A backend without a configured rate gets {@link #DEFAULT_BAND}. AWS publishes bands per
  * instance type and region in the Spot Instance Advisor; Google (Spot VMs) and Azure (Spot VMs)
@@ -53,6 +54,18 @@ public final class SpotInterruptionRates {
 
   /** The rate for a backend and whether it was configured (false: the default band). */
   public Rate of(String backendId) {
+    return of(backendId, null);
+  }
+
+  /**
+   * The rate of {@code pool} on {@code backendId} ({@code backend/pool}), else the backend's, else
+   * the default band.
+   */
+  public Rate of(String backendId, String pool) {
+    var key = pool == null ? null : backendId + "/" + pool;
+    if (key != null && monthlyByBackend.containsKey(key)) {
+      return new Rate(monthlyByBackend.get(key), "configured for " + key);
+    }
     var configured = monthlyByBackend.get(backendId);
     return configured != null
         ? new Rate(configured, "configured for " + backendId)

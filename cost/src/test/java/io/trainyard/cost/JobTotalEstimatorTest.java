@@ -117,4 +117,38 @@ class JobTotalEstimatorTest {
     assertThat(rate.monthly()).isEqualByComparingTo("0.10");
     assertThat(rate.source()).contains("AWS Spot Instance Advisor band 5-10%");
   }
+
+  /** Lines on two pools: each pool's instances at its own rate, the backend's for the other. */
+  @org.junit.jupiter.api.Test
+  void eachPoolCountsAtItsOwnRate() {
+    var rates = SpotInterruptionRates.parse(Map.of("eks", "0.10", "eks/a10g-spot", "0.02"));
+    var estimator =
+        new JobTotalEstimator(rates, JobTotalEstimator.DEFAULT_CHECKPOINT_INTERVAL_HOURS);
+    var placement =
+        new Placement(
+            "eks",
+            "aws",
+            "ec2",
+            "us-east-1",
+            true,
+            List.of(
+                new PlacementLine(List.of("worker"), "g5.xlarge", 2, "nvidia-a10g", 1, "a10g-spot"),
+                new PlacementLine(List.of("ps"), "m5.2xlarge", 1, null, 0, "cpu-spot")),
+            null,
+            null,
+            null,
+            null);
+    var mixed = estimator.estimate("eks", placement, BigDecimal.ONE, new BigDecimal("100"), false);
+    // λ = (2 × 0.02 + 1 × 0.10) / 730 per hour, against 3 × 0.10 / 730 at the backend's rate.
+    var lambda = (2 * 0.02 + 0.10) / 730;
+    var expected = (Math.exp(lambda * 100) - 1) / lambda - 100;
+    assertThat(mixed.rerunHours().doubleValue())
+        .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-3));
+    assertThat(mixed.notes())
+        .anyMatch(
+            n ->
+                n.contains("2% configured for eks/a10g-spot")
+                    && n.contains("10% configured for eks"));
+    assertThat(rates.of("eks", "cpu-spot").source()).isEqualTo("configured for eks");
+  }
 }

@@ -12,11 +12,11 @@ import java.util.Map;
 /**
  * How the router estimates the cost of a whole job ({@code routing:} in the configuration).
  *
- * <p>{@code spotInterruption} maps a backend id to how often its spot capacity is taken back: an
- * AWS Spot Instance Advisor band ({@code "<5%"}, {@code "5-10%"}, {@code "10-15%"}, {@code
- * "15-20%"}, {@code ">20%"}, taken at its upper bound, {@code >20%} as 25%) or a fraction per
- * instance-month ({@code "0.07"}). Backends not listed get the 5-10% band. A value that is neither
- * fails at startup.
+ * <p>{@code spotInterruption} maps a node pool ({@code backend/pool}) or a backend id to how often
+ * its spot capacity is taken back (a pool's entry wins over its backend's): an AWS Spot Instance
+ * Advisor band ({@code "<5%"}, {@code "5-10%"}, {@code "10-15%"}, {@code "15-20%"}, {@code ">20%"},
+ * taken at its upper bound, {@code >20%} as 25%) or a fraction per instance-month ({@code "0.07"}).
+ * Backends not listed get the 5-10% band. A value that is neither fails at startup.
  */
 public class RoutingConfig {
   private Map<String, String> spotInterruption = Map.of();
