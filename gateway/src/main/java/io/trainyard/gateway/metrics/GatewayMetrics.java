@@ -2,6 +2,7 @@ package io.trainyard.gateway.metrics;
 
 import io.dropwizard.core.setup.AdminEnvironment;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.trainyard.gateway.config.MetricsConfig;
 import io.trainyard.gateway.config.TeamConfig;
@@ -45,8 +46,13 @@ public final class GatewayMetrics {
     new DatabaseGauges(new JobGauges(jdbi), teams, config, clock, registry);
   }
 
-  /** Serves the registry at {@link #PATH} on the admin port. */
+  /**
+   * Serves the registry at {@link #PATH} on the admin port, with the JVM's own metrics beside the
+   * gateway's ({@code jvm_*}, {@code process_*}: memory, threads, GC, class loading, CPU, from the
+   * Prometheus client's JVM instrumentation).
+   */
   public void serveOn(AdminEnvironment admin) {
+    JvmMetrics.builder().register(registry);
     admin.addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping(PATH);
   }
 }

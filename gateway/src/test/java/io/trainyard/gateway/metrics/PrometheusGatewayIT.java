@@ -150,6 +150,10 @@ class PrometheusGatewayIT {
     assertThat(text.status()).isEqualTo(200);
     assertThat(text.headers().get("content-type").get(0)).startsWith("text/plain; version=0.0.4");
     assertThat(text.body()).contains("# TYPE trainyard_jobs_submitted_total counter");
+    // The JVM's own, beside the gateway's.
+    var scrape = PrometheusText.parse(text.body());
+    assertThat(scrape.valueOrZero("jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
+    assertThat(scrape.valueOrZero("jvm_threads_current", Map.of())).isPositive();
     var json = admin.get("/metrics", null);
     assertThat(json.status()).isEqualTo(200);
     assertThat(json.json().has("gauges")).isTrue();
