@@ -98,13 +98,7 @@ public final class Router {
    * else {@code maxRuntime}; null when the spec gives neither, and offers rank by hourly price.
    */
   static BigDecimal totalHours(JobSpec spec) {
-    var cap =
-        spec.maxRuntimeDuration()
-            .map(
-                d ->
-                    BigDecimal.valueOf(d.toSeconds())
-                        .divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_UP))
-            .orElse(null);
+    var cap = maxRuntimeHours(spec);
     if (spec.estimatedHours() != null) {
       return cap == null ? spec.estimatedHours() : spec.estimatedHours().min(cap);
     }
@@ -130,14 +124,18 @@ public final class Router {
   /** The estimate's hours: the spec's or the default, never past {@code maxRuntime}. */
   private BigDecimal estimatedHours(JobSpec spec) {
     var hours = spec.estimatedHours() != null ? spec.estimatedHours() : defaultEstimatedHours;
-    var cap = spec.maxRuntimeDuration();
-    if (cap.isPresent()) {
-      var capHours =
-          BigDecimal.valueOf(cap.get().toSeconds())
-              .divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_UP);
-      hours = hours.min(capHours);
-    }
-    return hours;
+    var cap = maxRuntimeHours(spec);
+    return cap == null ? hours : hours.min(cap);
+  }
+
+  /** {@code maxRuntime} in hours; null when the spec has none. */
+  private static BigDecimal maxRuntimeHours(JobSpec spec) {
+    return spec.maxRuntimeDuration().map(d -> hours(d)).orElse(null);
+  }
+
+  static BigDecimal hours(java.time.Duration duration) {
+    return BigDecimal.valueOf(duration.toSeconds())
+        .divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_UP);
   }
 
   private static String backendReason(JobSpec spec, PlacementSpec placement, BackendQuote quote) {

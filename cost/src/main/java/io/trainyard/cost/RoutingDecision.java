@@ -28,12 +28,6 @@ public record RoutingDecision(
     candidates = List.copyOf(candidates);
   }
 
-  /** A decision ranked by hourly price, without a stated reason. */
-  public RoutingDecision(
-      PlacementPolicy policy, String chosen, List<Candidate> candidates, LocalDate pricesAsOf) {
-    this(policy, chosen, candidates, pricesAsOf, RankingBasis.HOURLY, null);
-  }
-
   /** The offers in preference order; index 0 is the chosen one. */
   @JsonIgnore
   public List<Candidate> offers() {

@@ -32,6 +32,7 @@ class SpotCheckpointRuleTest {
           long estimate, no checkpoint           | 3              | -          | -     | -                 | false
           long estimate, checkpoint              | 3              | -          | -     | s3://b/ckpt       | true
           estimate wins over a long maxRuntime   | 0.5            | 24h        | -     | -                 | true
+          a long estimate stops at maxRuntime    | 6              | 45m        | -     | -                 | true
           no estimate: maxRuntime over the limit | -              | 2h         | -     | -                 | false
           no estimate: maxRuntime under it       | -              | 45m        | -     | -                 | true
           a raised limit                         | 3              | -          | 4h    | -                 | true
