@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,9 +29,36 @@ final class InClusterConfig {
 
   private InClusterConfig() {}
 
-  /** The pod's own configuration. */
+  /**
+   * The pod's own configuration. The token and CA files are where the kubelet mounts them, unless
+   * fabric8's own settings move them — the system properties {@value
+   * Config#KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN_FILE_SYSTEM_PROPERTY} and {@value
+   * Config#KUBERNETES_CA_CERTIFICATE_FILE_SYSTEM_PROPERTY}, or the environment variables {@code
+   * KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN} and {@code KUBERNETES_CERTS_CA_FILE} — as fabric8's own
+   * in-cluster configuration honours them; the namespace file sits beside the token.
+   */
   static Config fromPod() {
-    return from(System.getenv(), SERVICE_ACCOUNT);
+    var env = System.getenv();
+    var token =
+        setting(
+            env,
+            Config.KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN_FILE_SYSTEM_PROPERTY,
+            SERVICE_ACCOUNT.resolve("token"));
+    var ca =
+        setting(
+            env,
+            Config.KUBERNETES_CA_CERTIFICATE_FILE_SYSTEM_PROPERTY,
+            SERVICE_ACCOUNT.resolve("ca.crt"));
+    return from(env, token, ca, token.resolveSibling("namespace"));
+  }
+
+  /** fabric8's convention: a system property, else the environment variable of the same name. */
+  private static Path setting(Map<String, String> env, String property, Path fallback) {
+    var value = System.getProperty(property);
+    if (value == null || value.isBlank()) {
+      value = env.get(property.toUpperCase(Locale.ROOT).replace('.', '_'));
+    }
+    return value == null || value.isBlank() ? fallback : Path.of(value);
   }
 
   /**
@@ -39,13 +67,26 @@ final class InClusterConfig {
    * @throws IllegalArgumentException when this is not a pod: no service host, or no token
    */
   static Config from(Map<String, String> env, Path serviceAccount) {
+    return from(
+        env,
+        serviceAccount.resolve("token"),
+        serviceAccount.resolve("ca.crt"),
+        serviceAccount.resolve("namespace"));
+  }
+
+  /**
+   * @param env the pod's environment
+   * @param token the projected service-account token
+   * @param ca the cluster's CA certificate (used when readable)
+   * @param namespace the pod's namespace file (used when readable)
+   */
+  static Config from(Map<String, String> env, Path token, Path ca, Path namespace) {
     var host = env.get("KUBERNETES_SERVICE_HOST");
     if (host == null || host.isBlank()) {
       throw new IllegalArgumentException(
           "inCluster: true, but KUBERNETES_SERVICE_HOST is not set: the gateway is not running in"
               + " a pod (give a kubeconfig instead)");
     }
-    var token = serviceAccount.resolve("token");
     if (!Files.isReadable(token)) {
       throw new IllegalArgumentException(
           "inCluster: true, but "
@@ -58,11 +99,9 @@ final class InClusterConfig {
         new ConfigBuilder(Config.empty())
             .withMasterUrl("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port)
             .withOauthTokenProvider(new RotatingToken(token));
-    var ca = serviceAccount.resolve("ca.crt");
     if (Files.isReadable(ca)) {
       builder.withCaCertFile(ca.toString());
     }
-    var namespace = serviceAccount.resolve("namespace");
     if (Files.isReadable(namespace)) {
       builder.withNamespace(read(namespace).trim());
     }

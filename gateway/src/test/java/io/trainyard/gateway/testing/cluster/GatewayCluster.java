@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Several gateway <b>processes</b> on one PostgreSQL, the way a deployment runs replicas: each is
@@ -107,6 +108,7 @@ public final class GatewayCluster implements AutoCloseable {
     private Path jar = Path.of(System.getProperty("trainyard.gateway.jar", "target/trainyard.jar"));
     private List<String> jvmOptions =
         List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private Map<String, String> environment = Map.of();
     private Path dir;
 
     private Builder(String databaseUrl, String databaseUser, TestIssuer issuer) {
@@ -153,6 +155,15 @@ public final class GatewayCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Environment variables every node gets beyond {@code PATH} and {@code HOME} (a pod's {@code
+     * KUBERNETES_SERVICE_HOST}, say); nothing else of the build's environment reaches a node.
+     */
+    public Builder environment(Map<String, String> environment) {
+      this.environment = Map.copyOf(environment);
+      return this;
+    }
+
     /** Where the nodes' directories go (default: a new temporary directory). */
     public Builder dir(Path dir) {
       this.dir = dir;
@@ -184,7 +195,15 @@ public final class GatewayCluster implements AutoCloseable {
           var config = nodeDir.resolve("trainyard.yml");
           Files.writeString(config, yaml(nodeDir, root, hmacKey, app, admin));
           nodes.add(
-              new GatewayNode(name, jar.toAbsolutePath(), nodeDir, config, app, admin, jvmOptions));
+              new GatewayNode(
+                  name,
+                  jar.toAbsolutePath(),
+                  nodeDir,
+                  config,
+                  app,
+                  admin,
+                  jvmOptions,
+                  environment));
         }
         return new GatewayCluster(nodes);
       } catch (IOException e) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,6 +34,7 @@ public final class GatewayNode {
   private final int appPort;
   private final int adminPort;
   private final List<String> jvmOptions;
+  private final Map<String, String> environment;
   private Process process;
 
   GatewayNode(
@@ -42,7 +44,8 @@ public final class GatewayNode {
       Path config,
       int appPort,
       int adminPort,
-      List<String> jvmOptions) {
+      List<String> jvmOptions,
+      Map<String, String> environment) {
     this.name = name;
     this.jar = jar;
     this.dir = dir;
@@ -50,6 +53,7 @@ public final class GatewayNode {
     this.appPort = appPort;
     this.adminPort = adminPort;
     this.jvmOptions = List.copyOf(jvmOptions);
+    this.environment = Map.copyOf(environment);
   }
 
   public String name() {
@@ -98,6 +102,7 @@ public final class GatewayNode {
     env.clear();
     env.put("PATH", path == null ? "/usr/bin:/bin" : path);
     env.put("HOME", dir.toString());
+    env.putAll(environment);
     try {
       process = builder.start();
     } catch (IOException e) {
