@@ -2,6 +2,7 @@ package io.trainyard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.trainyard.testkit.CrdSchema;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -27,6 +29,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,10 +37,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Every kustomization of {@code deploy/} as a cluster would get it: rendered by {@code kubectl
  * kustomize}, parsed with fabric8's typed models with nothing left in any object's {@code
  * additionalProperties} (a misspelt or misplaced field lands there, where the API server would drop
- * it or refuse it), and applied to fabric8's API server in CRUD mode.
+ * it or refuse it) — custom resources without a model (CloudNativePG's {@code Cluster}, the
+ * Prometheus Operator's {@code ServiceMonitor}, Gateway API's {@code HTTPRoute}) checked against
+ * their CRDs' schemas instead — and applied to fabric8's API server in CRUD mode.
  */
 class ManifestsIT {
-  /** Custom resources without a fabric8 model: where they are served. */
+  /** Custom resources parsed without a fabric8 model: where they are served. */
   private static final Map<String, ResourceDefinitionContext> CUSTOM =
       Map.of(
           "postgresql.cnpg.io/v1/Cluster",
@@ -46,6 +51,16 @@ class ManifestsIT {
           context("monitoring.coreos.com", "ServiceMonitor", "servicemonitors"),
           "gateway.networking.k8s.io/v1/HTTPRoute",
           context("gateway.networking.k8s.io", "HTTPRoute", "httproutes"));
+
+  /** Their CRDs' schemas (trimmed copies of the published CRDs, each file names its source). */
+  private static final Map<String, String> CRD_FILES =
+      Map.of(
+          "postgresql.cnpg.io/v1/Cluster", "postgresql.cnpg.io_clusters.yaml",
+          "monitoring.coreos.com/v1/ServiceMonitor", "monitoring.coreos.com_servicemonitors.yaml",
+          "gateway.networking.k8s.io/v1/HTTPRoute", "gateway.networking.k8s.io_httproutes.yaml");
+
+  private static final CrdSchema CRDS = new CrdSchema("/crds/");
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** fabric8's API server in CRUD mode: what is created is stored and served back. */
   private final KubernetesMockServer server =
@@ -79,6 +94,9 @@ class ManifestsIT {
     var unknown = new ArrayList<String>();
     for (var object : objects) {
       var where = object.getKind() + " " + object.getMetadata().getName();
+      if (CRD_FILES.containsKey(key(object))) {
+        crdProblems(object).stream().map(problem -> where + ": " + problem).forEach(unknown::add);
+      }
       if (object instanceof GenericKubernetesResource generic) {
         assertThat(CUSTOM)
             .as(where + ": a custom resource this test knows")
@@ -87,13 +105,48 @@ class ManifestsIT {
         unknownFields(object, where, unknown);
       }
     }
-    assertThat(unknown).as("fields no model has (misspelt or misplaced)").isEmpty();
+    assertThat(unknown)
+        .as("fields no model or CRD schema has (misspelt or misplaced), or breaking the schema")
+        .isEmpty();
 
     for (var object : objects) {
       var created = apply(object);
       assertThat(created.getMetadata().getName()).isEqualTo(object.getMetadata().getName());
       assertThat(read(object)).as(object.getKind() + " stored").isNotNull();
     }
+  }
+
+  @Test
+  void aCustomResourceBreakingItsCrdIsCaught() {
+    var wrong =
+        parse(
+            """
+            apiVersion: postgresql.cnpg.io/v1
+            kind: Cluster
+            metadata: {name: db}
+            spec: {instance: 3, storage: {size: 20Gi}}
+            ---
+            apiVersion: monitoring.coreos.com/v1
+            kind: ServiceMonitor
+            metadata: {name: gw}
+            spec:
+              selector: {matchLabels: {app: gw}}
+              endpoints: [{port: admin, interval: 30 seconds}]
+            ---
+            apiVersion: gateway.networking.k8s.io/v1
+            kind: HTTPRoute
+            metadata: {name: gw}
+            spec:
+              rules: [{matches: [{path: {type: Prefix, value: /v1}}]}]
+            """);
+    var problems = wrong.stream().flatMap(r -> crdProblems(r).stream()).toList();
+    assertThat(problems)
+        .contains(
+            "spec.instance: is not in the schema",
+            "spec.instances: is required",
+            "spec.rules[0].matches[0].path.type: must be one of"
+                + " [\"Exact\",\"PathPrefix\",\"RegularExpression\"]")
+        .anyMatch(p -> p.startsWith("spec.endpoints[0].interval: '30 seconds' does not match"));
   }
 
   @ParameterizedTest
@@ -148,8 +201,16 @@ class ManifestsIT {
     return client.resource(object).get();
   }
 
-  private static String key(GenericKubernetesResource r) {
+  private static String key(HasMetadata r) {
     return r.getApiVersion() + "/" + r.getKind();
+  }
+
+  /**
+   * How a custom resource breaks its CRD's schema: for those without a fabric8 model the only check
+   * of their fields, for those with one (HTTPRoute) the enums and patterns a model does not hold.
+   */
+  private static List<String> crdProblems(HasMetadata object) {
+    return CRDS.check(CRD_FILES.get(key(object)), JSON.valueToTree(object));
   }
 
   private static ResourceDefinitionContext context(String group, String kind, String plural) {
