@@ -48,11 +48,12 @@ public final class JobChangeLog {
               () ->
                   log(
                       after,
-                      "job {}: {} -> {} (attempt {})",
+                      "job {}: {} -> {} (attempt {}){}",
                       after.id(),
                       before.state(),
                       after.state(),
-                      after.attempt()));
+                      after.attempt(),
+                      after.reason() == null ? "" : ": " + LogEscape.of(after.reason())));
         }
       }
 
