@@ -45,6 +45,7 @@ class InfrastructureMetricsGatewayIT {
   private static final Path DIR = GatewayClient.tempDir("trainyard-infra-metrics");
   private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
   private static final Path LOG = DIR.resolve("gateway.json");
+  private static final Path REQUEST_LOG = DIR.resolve("requests.json");
   private static final String DB_PASSWORD = "db-pw-" + UUID.randomUUID();
   private static final String SECRET_VALUE = "wandb-" + UUID.randomUUID();
   private static final String HMAC_KEY = hmacKey();
@@ -87,6 +88,8 @@ class InfrastructureMetricsGatewayIT {
     assertThat(state).isEqualTo("SUCCEEDED");
     assertThat(client.get("/v1/jobs/" + "0".repeat(26), token).status()).isEqualTo(404);
     assertThat(client.get("/v1/no/such/" + UUID.randomUUID(), token).status()).isEqualTo(404);
+    // A misconfigured client's token in the query string: kept out of the access log.
+    assertThat(client.get("/v1/jobs?access_token=" + token, token).status()).isEqualTo(200);
   }
 
   @AfterAll
@@ -230,10 +233,35 @@ class InfrastructureMetricsGatewayIT {
     assertThat(text).doesNotContain(SECRET_VALUE).doesNotContain(HMAC_KEY);
   }
 
-  /** Every complete line of the log file, each parsed as a JSON object (any other fails). */
+  @Test
+  @Order(6)
+  void theAccessLogIsJsonToo() {
+    var deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    var lines = logLines(REQUEST_LOG);
+    // Dropwizard's access-json fields: uri without the query, method, status, time, address.
+    while (lines.stream()
+        .noneMatch(
+            l ->
+                l.path("uri").asText().equals("/v1/jobs")
+                    && l.path("method").asText().equals("GET"))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the request with a token in its query was never logged");
+      }
+      pause();
+      lines = logLines(REQUEST_LOG);
+    }
+    assertThat(lines).anyMatch(l -> l.toString().contains("/v1/jobs/" + jobId));
+    assertThat(lines).noneMatch(l -> l.toString().contains(token.substring(0, 40)));
+  }
+
   private static List<JsonNode> logLines() {
+    return logLines(LOG);
+  }
+
+  /** Every complete line of a log file, each parsed as a JSON object (any other fails). */
+  private static List<JsonNode> logLines(Path file) {
     try {
-      var text = Files.exists(LOG) ? Files.readString(LOG) : "";
+      var text = Files.exists(file) ? Files.readString(file) : "";
       var complete = text.substring(0, text.lastIndexOf('\n') + 1);
       var parsed = new ArrayList<JsonNode>();
       for (var line : complete.split("\n")) {
@@ -346,6 +374,12 @@ class InfrastructureMetricsGatewayIT {
             maxThreads: 64
             applicationConnectors: [{type: http, port: 0, bindHost: 127.0.0.1}]
             adminConnectors: [{type: http, port: 0}]
+            requestLog:
+              appenders:
+                - type: file
+                  currentLogFilename: "%1$s/requests.json"
+                  archive: false
+                  layout: {type: access-json}
           teams:
             ml: {backends: [local]}
           backends:
