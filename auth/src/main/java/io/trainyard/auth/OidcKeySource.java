@@ -46,6 +46,23 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
 
   private static final Logger LOG = LoggerFactory.getLogger(OidcKeySource.class);
 
+  /** Which of the issuer's documents a fetch was for. */
+  public enum Document {
+    DISCOVERY,
+    JWKS
+  }
+
+  /**
+   * Told of every fetch, successful or not, on the fetching thread (so it must be quick and must
+   * not throw); e.g. the gateway's metrics. {@code auth} itself depends on no metrics library.
+   */
+  @FunctionalInterface
+  public interface FetchListener {
+    FetchListener NONE = (document, ok, took) -> {};
+
+    void fetched(Document document, boolean ok, Duration took);
+  }
+
   /** Keys as fetched at one moment. */
   private record Keys(JWKSet set, Instant fetchedAt) {}
 
@@ -55,6 +72,7 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
   private final Duration minRefreshInterval;
   private final Duration cacheLifetime;
   private final Clock clock;
+  private final FetchListener listener;
   private final ReentrantLock fetchLock = new ReentrantLock();
   private final AtomicLong jwksFetches = new AtomicLong();
   private final AtomicLong discoveryFetches = new AtomicLong();
@@ -72,6 +90,7 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
     this.minRefreshInterval = builder.minRefreshInterval;
     this.cacheLifetime = builder.cacheLifetime;
     this.clock = builder.clock;
+    this.listener = builder.listener;
   }
 
   /**
@@ -149,12 +168,17 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
     URI uri = jwksUri();
     jwksFetches.incrementAndGet();
     JWKSet fetched;
+    var began = System.nanoTime();
+    var ok = false;
     try {
       fetched = JWKSet.parse(documents.get(uri));
+      ok = true;
     } catch (IOException e) {
       // The IdP may have moved its keys; discover again next time.
       discoveredJwksUri = null;
       throw e;
+    } finally {
+      listener.fetched(Document.JWKS, ok, Duration.ofNanos(System.nanoTime() - began));
     }
     // Only public signing keys: Keycloak publishes its encryption key in the same set.
     var signing =
@@ -186,7 +210,14 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
     }
     if (discoveredJwksUri == null) {
       discoveryFetches.incrementAndGet();
-      discoveredJwksUri = documents.discoverJwksUri(issuer);
+      var began = System.nanoTime();
+      var ok = false;
+      try {
+        discoveredJwksUri = documents.discoverJwksUri(issuer);
+        ok = true;
+      } finally {
+        listener.fetched(Document.DISCOVERY, ok, Duration.ofNanos(System.nanoTime() - began));
+      }
     }
     return discoveredJwksUri;
   }
@@ -213,6 +244,7 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
     private Duration cacheLifetime = DEFAULT_CACHE_LIFETIME;
     private Duration httpTimeout = Duration.ofSeconds(5);
     private Clock clock = Clock.systemUTC();
+    private FetchListener listener = FetchListener.NONE;
 
     private Builder(String issuer) {
       if (issuer == null || !(issuer.startsWith("https://") || issuer.startsWith("http://"))) {
@@ -248,6 +280,12 @@ public final class OidcKeySource implements JWKSource<SecurityContext> {
 
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Told of every fetch (see {@link FetchListener}); none by default. */
+    public Builder listener(FetchListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

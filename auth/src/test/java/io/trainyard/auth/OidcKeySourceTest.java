@@ -194,6 +194,27 @@ class OidcKeySourceTest {
   }
 
   @Test
+  void theListenerIsToldOfEveryFetchWithItsOutcome() {
+    var told = Collections.synchronizedList(new java.util.ArrayList<String>());
+    var keys =
+        keysOf(idp.issuer())
+            .listener(
+                (document, ok, took) -> {
+                  assertThat(took.isNegative()).isFalse();
+                  told.add(document + (ok ? " ok" : " error"));
+                })
+            .build();
+    var verifier = verifier(keys);
+    verifier.verify(token());
+    verifier.verify(token()); // cached: no fetch
+    idp.down(true);
+    clock.advance(Duration.ofMinutes(11));
+    verifier.verify(token()); // stale: fetched, failed, old keys kept
+
+    assertThat(told).containsExactly("DISCOVERY ok", "JWKS ok", "JWKS error");
+  }
+
+  @Test
   void anUnknownKidWhileTheIdpIsDownIsTheIdpsFault() {
     var verifier = verifier(keysOf(idp.issuer()).build());
     verifier.verify(token());

@@ -37,6 +37,7 @@ final class AuthSetup implements Managed {
       Map<String, TeamConfig> configuredTeams,
       Path dataDir,
       TeamDirectory teams,
+      OidcKeySource.FetchListener keyFetches,
       Clock clock) {
     var issuer = auth.effectiveIssuer();
     TokenVerifier.Builder builder;
@@ -53,6 +54,7 @@ final class AuthSetup implements Managed {
               .minRefreshInterval(auth.getKeyRefreshMinInterval().toJavaDuration())
               .cacheLifetime(auth.getKeyCacheLifetime().toJavaDuration())
               .clock(clock)
+              .listener(keyFetches)
               .build();
       builder = TokenVerifier.builder(oidcKeys, issuer, auth.getAudience(), teams::knows);
     }

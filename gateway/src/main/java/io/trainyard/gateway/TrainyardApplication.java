@@ -40,6 +40,7 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.logging.JobChangeLog;
 import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.metrics.GatewayMetrics;
 import io.trainyard.gateway.metrics.LogMetrics;
@@ -156,12 +157,11 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .addFilter("admin-tasks-off", new AdminTasksOff())
         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, AdminTasksOff.PATH);
 
-    var jdbi =
-        new JdbiFactory()
-            .build(
-                environment,
-                config.getDatabase().toDataSourceFactory(config.dataPath()),
-                "database");
+    var metrics = new GatewayMetrics();
+    var dataSourceFactory = config.getDatabase().toDataSourceFactory(config.dataPath());
+    var dataSource = dataSourceFactory.build(environment.metrics(), "database");
+    metrics.servers().readPool(dataSource);
+    var jdbi = new JdbiFactory().build(environment, dataSourceFactory, dataSource, "database");
     new DatabaseMigrator().migrate(jdbi);
     dataDir.seal();
     environment.lifecycle().addServerLifecycleListener(server -> dataDir.seal());
@@ -169,11 +169,11 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
+    audit.log().onAppend(metrics.authAndAudit().auditListener());
     // Model metrics per epoch: posted by jobs with their own token, or read from their logs; their
     // last values go out with completion events.
     var metricStore = new MetricStore(jdbi);
     var webhooks = webhooks(config, environment, jdbi, owner, audit, finalMetrics(metricStore));
-    var metrics = new GatewayMetrics();
     var json = new StoredJson();
     // The queue (README "The queue"): ordering facts and quotas, in every job change's transaction.
     var queueStore = new QueueStore(jdbi, clock);
@@ -183,7 +183,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             jdbi,
             clock,
             new QueueFacts(
-                metrics.observing(webhooks.decorate(audit.jobs())), queueStore, teams, json),
+                JobChangeLog.logging(metrics.observing(webhooks.decorate(audit.jobs()))),
+                queueStore,
+                teams,
+                json),
             new TeamQuotas(teams, json));
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
@@ -195,6 +198,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             clock,
             devMode,
             config.getBackendHealth().toSettings());
+    backends.decorate(metrics.backendCalls()::measuring);
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(
@@ -216,7 +220,15 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
 
     metrics.readDatabase(jdbi, teams::all, config.getMetrics(), clock);
     metrics.serveOn(environment.admin());
-    var auth = new AuthSetup(config.getAuth(), config.getTeams(), config.dataPath(), teams, clock);
+    environment.lifecycle().addServerLifecycleListener(metrics.servers()::serverStarted);
+    var auth =
+        new AuthSetup(
+            config.getAuth(),
+            config.getTeams(),
+            config.dataPath(),
+            teams,
+            metrics.authAndAudit().jwksListener(),
+            clock);
     auth.registerWith(environment);
     var router =
         new Router(prices, config.getDefaultEstimatedHours(), config.getRouting().estimator());
@@ -269,6 +281,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             json,
             prices::catalog,
             QueueDispatcher.REQUOTE_EVERY));
+    reconciler.observedBy(metrics.reconciler());
     environment.lifecycle().manage(reconciler);
 
     var jersey = environment.jersey();
@@ -276,6 +289,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     // does not release them; followed logs must reach the reader as they are written.
     jersey.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
     jersey.register(new RequestIds());
+    jersey.register(metrics.http());
     jersey.register(new ApiExceptionMapper());
     jersey.register(new StrictBooleans());
     // Errors Jetty answers itself (before Jersey, or on the admin port) in the same JSON shape.

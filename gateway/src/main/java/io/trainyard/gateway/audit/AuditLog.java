@@ -24,11 +24,25 @@ public final class AuditLog {
   private final Jdbi jdbi;
   private final AuditAppender appender;
   private final boolean failClosed;
+  private volatile AppendListener listener = AppendListener.NONE;
+
+  /** Told of every append, on the appending thread: whether it stored the events, how long. */
+  @FunctionalInterface
+  public interface AppendListener {
+    AppendListener NONE = (ok, took) -> {};
+
+    void appended(boolean ok, java.time.Duration took);
+  }
 
   public AuditLog(Jdbi jdbi, AuditAppender appender, boolean failClosed) {
     this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
     this.appender = Objects.requireNonNull(appender, "appender");
     this.failClosed = failClosed;
+  }
+
+  /** Tells {@code listener} of every append from now on (e.g. the gateway's metrics). */
+  public void onAppend(AppendListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
   }
 
   public boolean failClosed() {
@@ -49,7 +63,7 @@ public final class AuditLog {
     }
     if (failClosed) {
       try {
-        return appender.append(h, entries);
+        return timedAppend(h, entries);
       } catch (RuntimeException e) {
         throw refuse(entries, e);
       }
@@ -58,13 +72,25 @@ public final class AuditLog {
     // so that the change itself can still commit.
     h.savepoint(SAVEPOINT);
     try {
-      var chained = appender.append(h, entries);
+      var chained = timedAppend(h, entries);
       h.releaseSavepoint(SAVEPOINT);
       return chained;
     } catch (RuntimeException e) {
       h.rollbackToSavepoint(SAVEPOINT);
       LOG.error("AUDIT EVENTS LOST (audit.failClosed is off): {}", describe(entries), e);
       return List.of();
+    }
+  }
+
+  private List<ChainedEvent> timedAppend(Handle h, List<AuditEntry> entries) {
+    var began = System.nanoTime();
+    var ok = false;
+    try {
+      var chained = appender.append(h, entries);
+      ok = true;
+      return chained;
+    } finally {
+      listener.appended(ok, java.time.Duration.ofNanos(System.nanoTime() - began));
     }
   }
 

@@ -68,6 +68,8 @@ public final class BackendRegistry implements Managed {
   private final Map<String, String> unhealthy = new ConcurrentHashMap<>();
   private final Map<String, BackendHealth> lastHealth = new ConcurrentHashMap<>();
   private final Settings settings;
+  private volatile java.util.function.UnaryOperator<TrainingBackend> decorator =
+      java.util.function.UnaryOperator.identity();
   private final List<java.util.function.Consumer<Entry>> startListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
   private ScheduledExecutorService schedule;
@@ -134,6 +136,19 @@ public final class BackendRegistry implements Managed {
         unstarted.put(config.id(), new Unstarted(factory, context));
         unhealthy.put(config.id(), "not started: " + reason);
       }
+    }
+  }
+
+  /**
+   * Wraps every backend, those built so far and those that start late, with {@code decorator} (e.g.
+   * the gateway's call metrics), so every caller of the SPI goes through it. Call before {@link
+   * #start()}.
+   */
+  public void decorate(java.util.function.UnaryOperator<TrainingBackend> decorator) {
+    this.decorator = java.util.Objects.requireNonNull(decorator, "decorator");
+    synchronized (entries) {
+      entries.replaceAll(
+          (id, entry) -> new Entry(decorator.apply(entry.backend()), entry.config()));
     }
   }
 
@@ -311,7 +326,7 @@ public final class BackendRegistry implements Managed {
       var pending = unstarted.get(id);
       var config = entries.get(id).config();
       try {
-        var backend = create(pending.factory(), config, pending.context());
+        var backend = decorator.apply(create(pending.factory(), config, pending.context()));
         var entry = new Entry(backend, config);
         entries.put(id, entry);
         unstarted.remove(id);

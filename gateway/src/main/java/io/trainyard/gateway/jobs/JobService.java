@@ -16,6 +16,7 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.logging.JobMdc;
 import io.trainyard.gateway.queue.QueueDispatcher;
 import io.trainyard.gateway.queue.QueuePriority;
 import io.trainyard.spi.JobState;
@@ -169,7 +170,10 @@ public final class JobService {
         idempotencyKey == null
             ? null
             : new IdempotencyKey(quote.team(), principal.subject(), idempotencyKey, specHash);
-    var result = store.insert(row, event, key, teams.budget(quote.team()), actor);
+    InsertResult result;
+    try (var mdc = JobMdc.of(row)) {
+      result = store.insert(row, event, key, teams.budget(quote.team()), actor);
+    }
     if (result instanceof InsertResult.Created created) {
       return new Submitted(created.job(), quote, false);
     }
@@ -284,9 +288,11 @@ public final class JobService {
     if (job.state().isTerminal()) {
       return job;
     }
-    return store
-        .requestCancel(id, caller.principal().username(), AuditActors.of(caller))
-        .orElse(job);
+    try (var mdc = JobMdc.of(job)) {
+      return store
+          .requestCancel(id, caller.principal().username(), AuditActors.of(caller))
+          .orElse(job);
+    }
   }
 
   private static boolean mayCancel(Caller caller, JobRow job) {

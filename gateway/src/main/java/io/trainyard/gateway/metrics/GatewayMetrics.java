@@ -25,10 +25,40 @@ public final class GatewayMetrics {
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final JobMetrics jobs = new JobMetrics(registry);
+  private final HttpRequestMetrics http = new HttpRequestMetrics(registry);
+  private final BackendCallMetrics backendCalls = new BackendCallMetrics(registry);
+  private final ServerMetrics servers = new ServerMetrics(registry);
+  private final ReconcilerMetrics reconciler = new ReconcilerMetrics(registry);
+  private final AuthAndAuditMetrics authAndAudit = new AuthAndAuditMetrics(registry);
 
   /** The registry to add metrics to. */
   public PrometheusRegistry registry() {
     return registry;
+  }
+
+  /** The API's request durations by route and status: register it with Jersey. */
+  public HttpRequestMetrics http() {
+    return http;
+  }
+
+  /** Backend call latency and errors: wraps each backend ({@code BackendRegistry#decorate}). */
+  public BackendCallMetrics backendCalls() {
+    return backendCalls;
+  }
+
+  /** Jetty's threads and connections, the database pool. */
+  public ServerMetrics servers() {
+    return servers;
+  }
+
+  /** Told of the reconciler's passes and steps ({@code Reconciler#observedBy}). */
+  public ReconcilerMetrics reconciler() {
+    return reconciler;
+  }
+
+  /** Audit append latency and JWKS fetches. */
+  public AuthAndAuditMetrics authAndAudit() {
+    return authAndAudit;
   }
 
   /** {@code delegate}, counting every job change it sees once the change commits. */

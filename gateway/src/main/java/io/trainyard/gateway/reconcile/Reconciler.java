@@ -78,6 +78,35 @@ public final class Reconciler implements Managed {
 
   private Queue queue;
 
+  /**
+   * Told of each pass and each job step (e.g. the gateway's metrics), on the thread doing it; must
+   * be quick and must not throw.
+   */
+  public interface Observer {
+    Observer NONE =
+        new Observer() {
+          @Override
+          public void passed(Instant at, Duration took) {}
+
+          @Override
+          public void stepping(JobRow job, Duration late) {}
+
+          @Override
+          public void stepped(JobRow job, Duration took) {}
+        };
+
+    /** A pass (queue dispatch and leasing) ended at {@code at}. */
+    void passed(Instant at, Duration took);
+
+    /** {@code job}'s step begins, {@code late} after the pass that leased it. */
+    void stepping(JobRow job, Duration late);
+
+    /** {@code job}'s step ended. */
+    void stepped(JobRow job, Duration took);
+  }
+
+  private volatile Observer observer = Observer.NONE;
+
   public Reconciler(
       JobStore store,
       JobStepper stepper,
@@ -97,6 +126,12 @@ public final class Reconciler implements Managed {
   /** Dispatches QUEUED jobs with {@code queue} from now on (before {@link #start()}). */
   public Reconciler withQueue(Queue queue) {
     this.queue = queue;
+    return this;
+  }
+
+  /** Tells {@code observer} of passes and steps from now on. */
+  public Reconciler observedBy(Observer observer) {
+    this.observer = java.util.Objects.requireNonNull(observer, "observer");
     return this;
   }
 
@@ -169,22 +204,36 @@ public final class Reconciler implements Managed {
    * @return how many jobs were stepped
    */
   public int passOnce() {
+    var began = System.nanoTime();
     purgeExpiredKeys();
     if (queue != null) {
       queue.dispatch(owner, lease);
     }
     var claimed = store.claim(owner, lease, batchSize, inLane::contains, queue == null);
+    var leasedAt = System.nanoTime();
+    observer.passed(clock.instant(), Duration.ofNanos(leasedAt - began));
     if (thread == null) {
       // Driven by a test, without the background thread: every step done when this returns.
-      claimed.forEach(job -> stepper.step(job, owner));
+      claimed.forEach(job -> step(job, leasedAt));
       return claimed.size();
     }
     var byLane = new LinkedHashMap<String, List<JobRow>>();
     for (JobRow job : claimed) {
       byLane.computeIfAbsent(laneOf(job), k -> new ArrayList<>()).add(job);
     }
-    byLane.forEach(this::stepInLane);
+    byLane.forEach((lane, jobs) -> stepInLane(lane, jobs, leasedAt));
     return claimed.size();
+  }
+
+  /** One job's step, with its id, team and backend in the log lines it writes. */
+  private void step(JobRow job, long leasedAt) {
+    var began = System.nanoTime();
+    observer.stepping(job, Duration.ofNanos(began - leasedAt));
+    try (var mdc = io.trainyard.gateway.logging.JobMdc.of(job)) {
+      stepper.step(job, owner);
+    } finally {
+      observer.stepped(job, Duration.ofNanos(System.nanoTime() - began));
+    }
   }
 
   /** Jobs not routed anywhere yet (re-quotes of QUEUED ones) share a lane of their own. */
@@ -192,7 +241,7 @@ public final class Reconciler implements Managed {
     return job.backendId() == null ? "" : job.backendId();
   }
 
-  private void stepInLane(String lane, List<JobRow> jobs) {
+  private void stepInLane(String lane, List<JobRow> jobs, long leasedAt) {
     jobs.forEach(job -> inLane.add(job.id()));
     var executor =
         lanes.computeIfAbsent(
@@ -210,7 +259,7 @@ public final class Reconciler implements Managed {
             for (JobRow job : jobs) {
               try {
                 if (running) {
-                  stepper.step(job, owner);
+                  step(job, leasedAt);
                 }
               } finally {
                 inLane.remove(job.id());

@@ -11,21 +11,21 @@ import java.util.regex.Pattern;
  * A scrape in the Prometheus text format (0.0.4), read as Prometheus reads it, for tests: samples
  * with their labels, and the {@code # TYPE} of each family.
  */
-record PrometheusText(List<Sample> samples, Map<String, String> types) {
+public record PrometheusText(List<Sample> samples, Map<String, String> types) {
   private static final Pattern SAMPLE =
       Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)(?:\\s+\\S+)?");
   private static final Pattern LABEL =
       Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
-  record Sample(String name, Map<String, String> labels, double value) {
+  public record Sample(String name, Map<String, String> labels, double value) {
     /** Whether every given label has the given value; an empty value also matches no label. */
-    boolean has(Map<String, String> wanted) {
+    public boolean has(Map<String, String> wanted) {
       return wanted.entrySet().stream()
           .allMatch(e -> labels.getOrDefault(e.getKey(), "").equals(e.getValue()));
     }
   }
 
-  static PrometheusText parse(String text) {
+  public static PrometheusText parse(String text) {
     var samples = new ArrayList<Sample>();
     var types = new LinkedHashMap<String, String>();
     for (var line : text.split("\n")) {
@@ -56,8 +56,21 @@ record PrometheusText(List<Sample> samples, Map<String, String> types) {
     return new PrometheusText(List.copyOf(samples), Map.copyOf(types));
   }
 
+  /** What {@code registry} would serve at {@code /prometheus} now, read back. */
+  public static PrometheusText of(
+      io.prometheus.metrics.model.registry.PrometheusRegistry registry) {
+    var out = new java.io.ByteArrayOutputStream();
+    try {
+      io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create()
+          .write(out, registry.scrape());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return parse(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** The one sample of {@code name} with these labels, if there is one. */
-  Optional<Double> value(String name, Map<String, String> labels) {
+  public Optional<Double> value(String name, Map<String, String> labels) {
     var found = samples.stream().filter(s -> s.name().equals(name) && s.has(labels)).toList();
     if (found.size() > 1) {
       throw new AssertionError(found.size() + " samples of " + name + " match " + labels);
@@ -66,7 +79,7 @@ record PrometheusText(List<Sample> samples, Map<String, String> types) {
   }
 
   /** {@link #value}, or 0 when the series is not there (a counter never incremented). */
-  double valueOrZero(String name, Map<String, String> labels) {
+  public double valueOrZero(String name, Map<String, String> labels) {
     return value(name, labels).orElse(0.0);
   }
 }
