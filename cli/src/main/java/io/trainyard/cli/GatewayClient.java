@@ -167,16 +167,19 @@ final class GatewayClient {
   }
 
   private CliException failure(IOException e) {
+    // The JDK wraps an unresolved host in a ConnectException: look for the most specific cause.
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof ConnectException) {
-        return CliException.unreachable(base.toString(), "connection refused");
-      }
       if (cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
         return CliException.unreachable(base.toString(), "unknown host " + base.getHost());
       }
       if (cause instanceof HttpConnectTimeoutException) {
         return CliException.unreachable(
             base.toString(), "no connection within " + HumanDuration.format(connectTimeout));
+      }
+    }
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ConnectException) {
+        return CliException.unreachable(base.toString(), "connection refused");
       }
     }
     if (e instanceof HttpTimeoutException) {
