@@ -63,6 +63,9 @@ final class JobCommands {
       terminal.out().println();
     }
     print(JobView.submitted(answer));
+    if (wait && terminal.tty()) {
+      terminal.out().println("(Ctrl-C stops waiting; the job keeps running)");
+    }
     return wait ? follow(answer, timeout) : 0;
   }
 
