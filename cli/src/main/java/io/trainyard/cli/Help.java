@@ -152,7 +152,7 @@ final class Help {
         "trainyard wait 01jh5n8k2q7x3v4w5y6z7a8b9c --timeout 1h");
     command(
         Command.AUDIT,
-        "Audit exports: verify one offline.",
+        "The audit log's exports: see the commands below.",
         List.of(),
         "trainyard audit verify ./audit-2026-11");
     sub(
@@ -168,6 +168,53 @@ final class Help {
             new Option("--key-id HEX", "a trusted signing key's id (64 hex digits); repeatable"),
             new Option("--public-key PEM_FILE", "trusted Ed25519 public key(s); repeatable")),
         "trainyard audit verify ./audit-2026-11 --public-key audit-signing.pub.pem");
+    // Issue 17's other half (spend, backends, audit export) is built beside this on another branch:
+    // its topics are here already, and take effect once its commands are in Command.
+    if (Command.AUDIT.takesValue("--format")) {
+      sub(
+          "audit export",
+          "[--from T] [--to T] [--team T,..] [--action A,..] [--format jsonl|csv] [--name N]"
+              + " [--wait [--dir DIR]]",
+          "Export the audit log (auditors); --wait downloads and verifies it",
+          """
+          Starts an export of the audit log into the gateway's sink, by time range, teams and
+          actions. With --wait, downloads its files into DIR and verifies them offline as `audit
+          verify` does, trusting the key the gateway publishes.""",
+          List.of(
+              new Option("--from T", "from this instant (ISO-8601, e.g. 2026-11-01T00:00:00Z)"),
+              new Option("--to T", "up to this instant, exclusive"),
+              new Option("--team T,..", "only these teams' events"),
+              new Option("--action A,..", "only these actions, e.g. 'job.*'"),
+              new Option("--format jsonl|csv", "JSON Lines (verifiable, default) or CSV"),
+              new Option("--name N", "the export's name"),
+              new Option("--wait", "download the export and verify it"),
+              new Option("--dir DIR", "with --wait: where to download it (default ./NAME)")),
+          "trainyard audit export --from 2026-11-01T00:00:00Z --to 2026-12-01T00:00:00Z",
+          "trainyard audit export --team nlp --action 'job.*' --format csv",
+          "trainyard audit export --wait --dir ./november");
+    }
+    topic(
+        "spend",
+        "[TEAM] [--since T] [--until T] [--granularity day|month]",
+        "Spend per team and backend, and what the same jobs would have cost on managed platforms",
+        """
+        Shows what your teams (or TEAM) spent per backend over time, against their budgets, and
+        what the same jobs would have cost on each managed platform.""",
+        List.of(
+            new Option("--since T", "from this instant (default: the start of this month)"),
+            new Option("--until T", "up to this instant, exclusive"),
+            new Option("--granularity day|month", "one point per day (default) or month")),
+        "trainyard spend",
+        "trainyard spend nlp --since 2026-10-01T00:00:00Z --granularity month");
+    topic(
+        "backends",
+        "",
+        "The backends: health, running and queued jobs, capacity used, price-catalog age",
+        "Lists the backends: health (and why not), running and queued jobs, capacity used and"
+            + " the age of their price catalog.",
+        List.of(),
+        "trainyard backends",
+        "trainyard backends --output json");
     command(
         Command.ALGORITHMS,
         "The algorithm registry: reusable, versioned job templates with hyperparameters.",
@@ -280,6 +327,17 @@ final class Help {
             description.strip().replaceAll("\\s*\n\\s*", " "),
             options,
             List.of(examples)));
+  }
+
+  /** A command of another branch, by name (see above). */
+  private static void topic(
+      String word,
+      String synopsis,
+      String summary,
+      String description,
+      List<Option> options,
+      String... examples) {
+    sub(word, synopsis, summary, description, options, examples);
   }
 
   private static void sub(
