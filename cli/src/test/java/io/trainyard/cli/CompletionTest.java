@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -119,8 +120,7 @@ class CompletionTest {
         .contains(
             "complete -F _trainyard trainyard",
             "complete -F _trainyard ./trainyard",
-            "trainyard \"\" => algorithms audit cancel compare completion demo help login logout"
-                + " logs metrics queue quote status submit wait ",
+            "trainyard \"\" => " + String.join(" ", new TreeSet<>(Help.commandWords())) + " ",
             "trainyard su => submit ",
             "trainyard q => queue quote ",
             "trainyard status \"\" => 01aaaaaaaaaaaaaaaaaaaaaaaa 01bbbbbbbbbbbbbbbbbbbbbbbb ",
@@ -168,8 +168,7 @@ class CompletionTest {
     assertThat(output.lines())
         .contains(
             "compdef _trainyard trainyard ./trainyard",
-            "trainyard  => compadd submit quote status queue logs cancel metrics compare wait"
-                + " audit algorithms completion demo login logout help",
+            "trainyard  => compadd " + String.join(" ", Help.commandWords()),
             "trainyard status  => compadd 01aaaaaaaaaaaaaaaaaaaaaaaa 01bbbbbbbbbbbbbbbbbbbbbbbb",
             "trainyard submit j => _files ",
             "trainyard submit -- => compadd --dry-run --idempotency-key --timeout --wait --url"
