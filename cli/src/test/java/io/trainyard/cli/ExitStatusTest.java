@@ -141,6 +141,38 @@ class ExitStatusTest {
   }
 
   @Test
+  void aGatewayWhoseListenQueueIsFullIsUnreachableAfterTheConnectTimeout() throws IOException {
+    // Nobody accepts, and the kernel's queue is full: further connection attempts get no answer.
+    try (var full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      var queued = new ArrayList<Socket>();
+      try {
+        for (int i = 0; i < 8; i++) {
+          var socket = new Socket();
+          socket.connect(full.getLocalSocketAddress(), 200);
+          queued.add(socket);
+        }
+      } catch (IOException e) {
+        // the queue is full now
+      }
+      env.put("TRAINYARD_URL", "http://127.0.0.1:" + full.getLocalPort());
+      env.put("TRAINYARD_TIMEOUT", "1s");
+
+      int exit = run("status");
+
+      for (var socket : queued) {
+        socket.close();
+      }
+      assertThat(exit).as(stderr()).isEqualTo(3);
+      assertThat(stderr().lines())
+          .first()
+          .isEqualTo(
+              "error: cannot reach the Trainyard gateway at http://127.0.0.1:"
+                  + full.getLocalPort()
+                  + ": no connection within 1s");
+    }
+  }
+
+  @Test
   void theCliSOwnErrorsHaveTheGatewaysJsonShapeWithOutputJson() throws IOException {
     int port;
     try (var socket = new ServerSocket(0)) {
