@@ -1,6 +1,7 @@
 package io.trainyard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -58,8 +59,9 @@ final class JobCommands {
       return 0;
     }
     if (wait && answer.path("decision").path("candidates").isArray()) {
-      // The decision table first: where it could have run, and why it runs where it does.
-      print(QuoteView.render(answer.get("decision"), answer.path("none")));
+      // The decision table first: where it could have run, and why it runs where it does. Its
+      // warnings come once, below, with the job.
+      print(QuoteView.render(answer.get("decision"), MissingNode.getInstance()));
       terminal.out().println();
     }
     print(JobView.submitted(answer));
