@@ -49,12 +49,7 @@ final class AlgorithmCommands {
         expect(operands, 3);
         yield moveDefault(operands.get(1), operands.get(2));
       }
-      default ->
-          throw CliException.usage(
-              "unknown algorithms command '"
-                  + verb
-                  + "' — usage: trainyard algorithms "
-                  + SYNOPSIS);
+      default -> throw Help.unknownSubCommand("algorithms", verb);
     };
   }
 

@@ -39,10 +39,7 @@ final class AuditVerification {
 
   int run(CommandLine line) {
     if (!line.operands().get(0).equals("verify")) {
-      throw CliException.usage(
-          "unknown audit command '"
-              + line.operands().get(0)
-              + "' — usage: trainyard audit verify PATH [--key-id HEX]... [--public-key PEM_FILE]...");
+      throw Help.unknownSubCommand("audit", line.operands().get(0));
     }
     var dir = terminal.workDir().resolve(line.operands().get(1));
     if (!Files.isDirectory(dir)) {

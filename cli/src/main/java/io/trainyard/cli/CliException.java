@@ -29,21 +29,32 @@ final class CliException extends RuntimeException {
     return new CliException(ExitStatus.FAILED, message, List.of(), null);
   }
 
-  static CliException unreachable(String url) {
+  /** A failure with its own status and detail lines (already indented). */
+  static CliException of(ExitStatus status, String message, List<String> details) {
+    return new CliException(status, message, details, null);
+  }
+
+  static CliException unreachable(String url, String why) {
     return new CliException(
         ExitStatus.UNREACHABLE,
-        "cannot reach the Trainyard gateway at "
-            + url
-            + " — is it running? (`java -jar gateway/target/trainyard.jar server`)",
-        List.of(),
+        "cannot reach the Trainyard gateway at " + url + ": " + why,
+        List.of(
+            "  is it running? (`java -jar gateway/target/trainyard.jar server`);"
+                + " is the URL right? (--url or TRAINYARD_URL)"),
         null);
   }
 
   /**
    * The gateway answered 4xx/5xx; {@code rawAnswer} is its body, printed as is with JSON output.
    */
+  static CliException answered(
+      int httpStatus, String message, List<String> details, String rawAnswer) {
+    return new CliException(ExitStatus.forHttp(httpStatus), message, details, rawAnswer);
+  }
+
+  /** The gateway refused the request (a 4xx other than 401 and 404). */
   static CliException refused(String message, List<String> details, String rawAnswer) {
-    return new CliException(ExitStatus.FAILED, message, details, rawAnswer);
+    return new CliException(ExitStatus.REFUSED, message, details, rawAnswer);
   }
 
   ExitStatus status() {

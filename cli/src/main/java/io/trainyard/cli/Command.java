@@ -7,14 +7,27 @@ import java.util.Set;
 enum Command {
   SUBMIT(
       "submit",
-      "FILE [--dry-run] [--idempotency-key KEY]",
-      "Submit a job spec (YAML or JSON); --dry-run only routes it",
+      "FILE [--dry-run] [--idempotency-key KEY] [--wait [--timeout DURATION]]",
+      "Submit a job spec (YAML or JSON); --dry-run only routes it, --wait follows it to the end",
       1,
       1,
-      Set.of("--idempotency-key"),
-      Set.of("--dry-run")),
+      Set.of("--idempotency-key", "--timeout"),
+      Set.of("--dry-run", "--wait")),
   QUOTE("quote", "FILE", "Show where a job could run and what each place costs", 1, 1),
-  STATUS("status", "[ID]", "List your jobs, or show one", 0, 1),
+  STATUS(
+      "status",
+      "[ID [--watch]] [--quiet]",
+      "List your jobs, or show one; --watch follows it until it ends",
+      0,
+      1,
+      Set.of(),
+      Set.of("--watch", "--quiet")),
+  QUEUE(
+      "queue",
+      "",
+      "The queued jobs you may see: position, team, priority, waiting time and why",
+      0,
+      0),
   LOGS(
       "logs",
       "ID [-f|--follow] [--replica R]",
@@ -63,6 +76,7 @@ enum Command {
           + " default",
       1,
       4),
+  COMPLETION("completion", "bash|zsh", "Print the shell completion script for bash or zsh", 1, 1),
   DEMO("demo", "", "Run an example job on a local gateway (from the repo root)", 0, 0),
   LOGIN(
       "login",
@@ -73,7 +87,7 @@ enum Command {
       Set.of("--issuer", "--idp", "--realm", "--client-id", "--user"),
       Set.of("--password")),
   LOGOUT("logout", "", "Forget the cached login", 0, 0),
-  HELP("help", "[COMMAND]", "Show this help, or a command's", 0, 1);
+  HELP("help", "[COMMAND [SUBCOMMAND]]", "Show this help, or a command's", 0, 2);
 
   private final String word;
   private final String synopsis;
@@ -132,6 +146,13 @@ enum Command {
 
   boolean takesFlag(String option) {
     return flags.contains(option);
+  }
+
+  /** Every option this command takes after it, with and without a value. */
+  Set<String> options() {
+    var all = new java.util.TreeSet<>(valueOptions);
+    all.addAll(flags);
+    return all;
   }
 
   boolean acceptsOperandCount(int count) {

@@ -81,13 +81,21 @@ record CommandLine(
           }
           flags.add(name);
         } else {
-          throw CliException.usage(
-              "unknown option " + arg + (command == null ? "" : " for " + command.word()) + HINT);
+          throw unknownOption(arg, written, command);
         }
       } else if (command == null) {
         command =
             Command.named(arg)
-                .orElseThrow(() -> CliException.usage("unknown command '" + arg + "'" + HINT));
+                .orElseThrow(
+                    () ->
+                        CliException.usage(
+                            "unknown command '"
+                                + arg
+                                + "'"
+                                + Suggest.closest(arg, Help.commandWords())
+                                    .map(Suggest::didYouMean)
+                                    .orElse("")
+                                + HINT));
       } else {
         operands.add(arg);
       }
@@ -111,6 +119,38 @@ record CommandLine(
         output(options.get("--output")),
         url(options.getOrDefault("--url", env.getOrDefault("TRAINYARD_URL", DEFAULT_URL))),
         token(options.getOrDefault("--token", env.get("TRAINYARD_TOKEN"))));
+  }
+
+  /** Names the option, the closest one there is, or the command it belongs to. */
+  private static CliException unknownOption(String arg, String written, Command command) {
+    var known = new ArrayList<>(GLOBAL_VALUE_OPTIONS);
+    known.add("--help");
+    if (command != null) {
+      known.addAll(command.options());
+    }
+    var hint = Suggest.closest(written, known).map(Suggest::didYouMean).orElse(null);
+    if (hint == null) {
+      var owners = new ArrayList<String>();
+      for (Command other : Command.values()) {
+        if (other.options().contains(written)) {
+          owners.add(other.word());
+        }
+      }
+      if (!owners.isEmpty()) {
+        hint =
+            "; "
+                + written
+                + " is an option of "
+                + String.join(", ", owners)
+                + (command == null ? ", given after the command" : "");
+      }
+    }
+    return CliException.usage(
+        "unknown option "
+            + arg
+            + (command == null ? "" : " for " + command.word())
+            + (hint == null ? "" : hint)
+            + (command == null ? HINT : " (see `trainyard help " + command.word() + "`)"));
   }
 
   private static Output output(String value) {

@@ -18,6 +18,8 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -27,26 +29,38 @@ import java.util.function.Consumer;
  */
 final class GatewayClient {
   static final String USER_AGENT = "trainyard-cli";
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   private final URI base;
   private final String token;
   private final ObjectMapper json;
   private final HttpClient http;
+  private final Duration requestTimeout;
+  private final Duration connectTimeout;
 
   /**
    * @param token the bearer token, or null to send none
    */
   GatewayClient(URI base, String token, ObjectMapper json) {
+    this(base, token, json, DEFAULT_TIMEOUT);
+  }
+
+  /**
+   * @param timeout how long one request may take (a followed log stream excepted); connecting gives
+   *     up after the shorter of this and 10 s
+   */
+  GatewayClient(URI base, String token, ObjectMapper json, Duration timeout) {
     this.base = base;
     this.token = token;
     this.json = json;
+    this.requestTimeout = timeout;
+    this.connectTimeout = timeout.compareTo(CONNECT_TIMEOUT) < 0 ? timeout : CONNECT_TIMEOUT;
     // HTTP/1.1: the JDK would otherwise try an h2c upgrade on every plain-http request.
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT_TIMEOUT)
+            .connectTimeout(connectTimeout)
             .build();
   }
 
@@ -99,13 +113,16 @@ final class GatewayClient {
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       if (response.statusCode() >= 400) {
         String body = new String(response.body().readAllBytes(), StandardCharsets.UTF_8);
-        throw ErrorReport.from(response.statusCode(), body, json, token != null);
+        throw ErrorReport.from(response.statusCode(), body, json, token, Instant.now());
       }
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         onLine.accept(line);
       }
     } catch (IOException e) {
-      throw CliException.failed("the log stream from " + base + " broke off: " + describe(e));
+      throw CliException.of(
+          ExitStatus.GATEWAY_ERROR,
+          "the log stream from " + base + " broke off: " + describe(e),
+          List.of());
     }
   }
 
@@ -114,14 +131,15 @@ final class GatewayClient {
     try {
       return json.readTree(body);
     } catch (JsonProcessingException e) {
-      throw CliException.failed("the gateway at " + base + " answered something that is not JSON");
+      throw CliException.of(
+          ExitStatus.GATEWAY_ERROR,
+          "the gateway at " + base + " answered something that is not JSON",
+          List.of("  is --url (or TRAINYARD_URL) the gateway's application port?"));
     }
   }
 
   private HttpRequest.Builder request(String path) {
-    return requestWithoutTimeout(path)
-        .timeout(REQUEST_TIMEOUT)
-        .header("Accept", "application/json");
+    return requestWithoutTimeout(path).timeout(requestTimeout).header("Accept", "application/json");
   }
 
   private HttpRequest.Builder requestWithoutTimeout(String path) {
@@ -143,29 +161,38 @@ final class GatewayClient {
       throw CliException.failed("interrupted");
     }
     if (response.statusCode() >= 400) {
-      throw ErrorReport.from(response.statusCode(), response.body(), json, token != null);
+      throw ErrorReport.from(response.statusCode(), response.body(), json, token, Instant.now());
     }
     return response.body();
   }
 
   private CliException failure(IOException e) {
+    // The JDK wraps an unresolved host in a ConnectException: look for the most specific cause.
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof ConnectException
-          || cause instanceof HttpConnectTimeoutException
-          || cause instanceof UnknownHostException
-          || cause instanceof UnresolvedAddressException) {
-        return CliException.unreachable(base.toString());
+      if (cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
+        return CliException.unreachable(base.toString(), "unknown host " + base.getHost());
+      }
+      if (cause instanceof HttpConnectTimeoutException) {
+        return CliException.unreachable(
+            base.toString(), "no connection within " + HumanDuration.format(connectTimeout));
+      }
+    }
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ConnectException) {
+        return CliException.unreachable(base.toString(), "connection refused");
       }
     }
     if (e instanceof HttpTimeoutException) {
-      return CliException.failed(
+      return CliException.of(
+          ExitStatus.GATEWAY_ERROR,
           "the gateway at "
               + base
               + " did not answer within "
-              + REQUEST_TIMEOUT.toSeconds()
-              + " s");
+              + HumanDuration.format(requestTimeout),
+          List.of("  a slow network? set TRAINYARD_TIMEOUT (e.g. 2m) to wait longer"));
     }
-    return CliException.failed("the request to " + base + " failed: " + describe(e));
+    return CliException.of(
+        ExitStatus.GATEWAY_ERROR, "the request to " + base + " failed: " + describe(e), List.of());
   }
 
   private static String describe(IOException e) {

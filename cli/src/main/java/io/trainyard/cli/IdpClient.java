@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -184,7 +185,8 @@ final class IdpClient {
           request.timeout(TIMEOUT).header("Accept", "application/json").build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw CliException.failed("cannot reach the IdP at " + where + ": " + e);
+      throw CliException.of(
+          ExitStatus.UNREACHABLE, "cannot reach the IdP at " + where + ": " + e, List.of());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw CliException.failed("interrupted");

@@ -1,6 +1,7 @@
 package io.trainyard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +30,18 @@ final class JobCommands {
   }
 
   int submit(CommandLine line) {
+    boolean dryRun = line.has("--dry-run");
+    boolean wait = line.has("--wait");
+    if (wait && dryRun) {
+      throw CliException.usage("--wait follows a submitted job; a --dry-run submits none");
+    }
+    if (!wait && line.option("--timeout") != null) {
+      throw CliException.usage("--timeout goes with --wait (see `trainyard help submit`)");
+    }
+    Duration timeout =
+        line.option("--timeout") == null ? LiveJob.FOREVER : timeout(line.option("--timeout"));
     Path file = terminal.workDir().resolve(line.operand());
     byte[] spec = readSpec(file);
-    boolean dryRun = line.has("--dry-run");
     String key = line.option("--idempotency-key");
     String body =
         client.post(
@@ -40,13 +50,42 @@ final class JobCommands {
             contentType(file),
             key == null ? Map.of() : Map.of("Idempotency-Key", key));
     if (output == CommandLine.Output.JSON) {
-      return printRaw(body);
+      printRaw(body);
+      return wait ? follow(client.parse(body), timeout) : 0;
     }
     JsonNode answer = client.parse(body);
-    print(
-        answer.path("dryRun").asBoolean(false)
-            ? JobView.dryRun(answer)
-            : JobView.submitted(answer));
+    if (answer.path("dryRun").asBoolean(false)) {
+      print(JobView.dryRun(answer));
+      return 0;
+    }
+    if (wait && answer.path("decision").path("candidates").isArray()) {
+      // The decision table first: where it could have run, and why it runs where it does. Its
+      // warnings come once, below, with the job.
+      print(QuoteView.render(answer.get("decision"), MissingNode.getInstance()));
+      terminal.out().println();
+    }
+    print(JobView.submitted(answer));
+    if (wait && terminal.tty()) {
+      terminal.out().println("(Ctrl-C stops waiting; the job keeps running)");
+    }
+    return wait ? follow(answer, timeout) : 0;
+  }
+
+  private int follow(JsonNode submitted, Duration timeout) {
+    String id = QuoteView.text(submitted, "id");
+    if (id == null) {
+      throw CliException.of(
+          ExitStatus.GATEWAY_ERROR, "the gateway's answer names no job id to wait for", List.of());
+    }
+    return new LiveJob(client, terminal, output).follow(id, timeout, LiveJob.Style.PROGRESS);
+  }
+
+  int queue() {
+    String body = client.get("/v1/queue");
+    if (output == CommandLine.Output.JSON) {
+      return printRaw(body);
+    }
+    print(QueueView.table(client.parse(body).path("jobs")));
     return 0;
   }
 
@@ -62,11 +101,27 @@ final class JobCommands {
 
   int status(CommandLine line) {
     boolean one = !line.operands().isEmpty();
+    if (line.has("--watch")) {
+      if (!one) {
+        throw CliException.usage("--watch follows one job: trainyard status ID --watch");
+      }
+      return new LiveJob(client, terminal, output)
+          .follow(line.jobId(), LiveJob.FOREVER, LiveJob.Style.DETAILS);
+    }
+    if (line.has("--quiet") && one) {
+      throw CliException.usage("--quiet lists the ids of your jobs; it takes no ID");
+    }
     String body = client.get(one ? "/v1/jobs/" + line.jobId() : "/v1/jobs");
     if (output == CommandLine.Output.JSON) {
       return printRaw(body);
     }
     JsonNode answer = client.parse(body);
+    if (line.has("--quiet")) {
+      for (JsonNode job : answer.path("jobs")) {
+        terminal.out().println(QuoteView.text(job, "id"));
+      }
+      return 0;
+    }
     print(one ? JobView.details(answer) : JobView.table(answer.path("jobs"), Instant.now()));
     return 0;
   }

@@ -38,6 +38,21 @@ final class JobWatch {
    * @param onChange called with the job the first time and whenever its state changes
    */
   Outcome untilEnded(String id, Duration timeout, Consumer<JsonNode> onChange) {
+    return untilEnded(id, timeout, onChange, (job, raw) -> {}, MAX_PAUSE);
+  }
+
+  /** What a live view does with every answer, changed or not. */
+  interface Poll {
+    void polled(JsonNode job, String raw);
+  }
+
+  /**
+   * @param onChange called with the job the first time and whenever its state changes
+   * @param onPoll called after that with every answer, e.g. to redraw an elapsed time
+   * @param maxPause the longest wait between two polls
+   */
+  Outcome untilEnded(
+      String id, Duration timeout, Consumer<JsonNode> onChange, Poll onPoll, Duration maxPause) {
     long deadline = System.nanoTime() + timeout.toNanos();
     Duration pause = FIRST_PAUSE;
     String lastState = null;
@@ -49,6 +64,7 @@ final class JobWatch {
         onChange.accept(job);
         lastState = state;
       }
+      onPoll.polled(job, raw);
       long left = deadline - System.nanoTime();
       if (isEnded(state) || left <= 0) {
         return new Outcome(job, raw, isEnded(state));
@@ -59,7 +75,7 @@ final class JobWatch {
         Thread.currentThread().interrupt();
         throw CliException.failed("interrupted while waiting for job " + id);
       }
-      pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+      pause = pause.multipliedBy(2).compareTo(maxPause) > 0 ? maxPause : pause.multipliedBy(2);
     }
   }
 }

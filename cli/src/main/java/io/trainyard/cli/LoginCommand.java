@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 
 /**
  * {@code trainyard login}: gets a token from the IdP and caches it ({@link TokenCache}) for the
@@ -124,7 +125,8 @@ final class LoginCommand {
       return answer;
     }
     throw switch (answer.error()) {
-      case "invalid_grant" -> CliException.failed("the IdP refused the credentials of " + user);
+      case "invalid_grant" ->
+          CliException.of(ExitStatus.AUTH, "the IdP refused the credentials of " + user, List.of());
       case "unauthorized_client" ->
           CliException.failed(
               "the realm does not allow the password grant for client "
@@ -163,7 +165,8 @@ final class LoginCommand {
       switch (answer.error()) {
         case "authorization_pending" -> {}
         case "slow_down" -> interval = interval.plus(SLOW_DOWN);
-        case "access_denied" -> throw CliException.failed("the login was declined");
+        case "access_denied" ->
+            throw CliException.of(ExitStatus.AUTH, "the login was declined", List.of());
         case "expired_token" -> throw expired();
         default -> throw CliException.failed("the IdP refused the login: " + describe(answer));
       }

@@ -1,6 +1,7 @@
 package io.trainyard.cli;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -53,8 +54,10 @@ final class LoginSession {
         // The IdP ended the session (idle timeout, logout, revoked): only a new login helps.
         throw expired(login);
       }
-      throw CliException.failed(
-          "the IdP refused to refresh the login: " + IdpClient.describe(answer.body()));
+      throw CliException.of(
+          ExitStatus.AUTH,
+          "the IdP refused to refresh the login: " + IdpClient.describe(answer.body()),
+          List.of(ErrorReport.LOGIN_ADVICE));
     }
     var refreshed =
         IdpClient.login(answer, login.issuer(), login.clientId(), login.tokenEndpoint(), now);
@@ -76,7 +79,9 @@ final class LoginSession {
   }
 
   private static CliException expired(StoredLogin login) {
-    return CliException.failed(
-        "your login to " + login.issuer() + " has expired; run `trainyard login` again");
+    return CliException.of(
+        ExitStatus.AUTH,
+        "your login to " + login.issuer() + " has expired; run `trainyard login` again",
+        List.of());
   }
 }

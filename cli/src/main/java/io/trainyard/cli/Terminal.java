@@ -13,18 +13,34 @@ import java.util.Map;
 /**
  * What the CLI reads from and writes to outside its arguments, passed in so that tests run the real
  * program in-process.
+ *
+ * @param tty whether a person watches {@code out} on a terminal that understands cursor movement
+ *     (then live views redraw in place; else they print one line per change)
  */
 record Terminal(
-    PrintStream out, PrintStream err, Map<String, String> env, Path workDir, InputStream in) {
+    PrintStream out,
+    PrintStream err,
+    Map<String, String> env,
+    Path workDir,
+    InputStream in,
+    boolean tty) {
 
-  /** A terminal with nothing on standard input. */
+  /** A terminal with nothing on standard input, not a TTY. */
   Terminal(PrintStream out, PrintStream err, Map<String, String> env, Path workDir) {
     this(out, err, env, workDir, new ByteArrayInputStream(new byte[0]));
   }
 
+  /** Not a TTY. */
+  Terminal(
+      PrintStream out, PrintStream err, Map<String, String> env, Path workDir, InputStream in) {
+    this(out, err, env, workDir, in, false);
+  }
+
   static Terminal system() {
-    return new Terminal(
-        System.out, System.err, System.getenv(), Path.of("").toAbsolutePath(), System.in);
+    var env = System.getenv();
+    // Java 17 has a console only when both standard input and output are terminals.
+    boolean tty = System.console() != null && !"dumb".equals(env.get("TERM"));
+    return new Terminal(System.out, System.err, env, Path.of("").toAbsolutePath(), System.in, tty);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.trainyard.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -38,12 +39,25 @@ public final class TrainyardCli {
 
   private static int execute(CommandLine line, Terminal terminal) {
     if (line.command() == Command.HELP) {
-      terminal.out().print(line.operands().isEmpty() ? usage() : help(line.operand()));
+      var topic = line.operands();
+      terminal
+          .out()
+          .print(
+              topic.isEmpty()
+                  ? usage()
+                  : Help.of(topic.get(0), topic.size() > 1 ? topic.get(1) : null));
       return 0;
     }
     if (line.has("--help")) {
-      terminal.out().print(help(line.command().word()));
+      var operands = line.operands();
+      terminal
+          .out()
+          .print(Help.of(line.command().word(), operands.isEmpty() ? null : operands.get(0)));
       return 0;
+    }
+    if (line.command() == Command.COMPLETION) {
+      // Offline, and before any token: completion must work logged out.
+      return Completion.print(line.operand(), terminal);
     }
     var json = new ObjectMapper();
     if (line.command() == Command.DEMO) {
@@ -63,35 +77,74 @@ public final class TrainyardCli {
         line.token() != null
             ? line.token()
             : new LoginSession(terminal.env(), idp, Clock.systemUTC()).bearerToken();
-    var jobs = new JobCommands(new GatewayClient(line.url(), token, json), terminal, line.output());
+    var timeout = timeout(terminal.env().get("TRAINYARD_TIMEOUT"));
+    var jobs =
+        new JobCommands(
+            new GatewayClient(line.url(), token, json, timeout), terminal, line.output());
     if (line.command() == Command.ALGORITHMS) {
       return new AlgorithmCommands(
-              new GatewayClient(line.url(), token, json), terminal, line.output())
+              new GatewayClient(line.url(), token, json, timeout), terminal, line.output())
           .run(line);
     }
     return switch (line.command()) {
       case SUBMIT -> jobs.submit(line);
       case QUOTE -> jobs.quote(line);
       case STATUS -> jobs.status(line);
+      case QUEUE -> jobs.queue();
       case LOGS -> jobs.logs(line);
       case CANCEL -> jobs.cancel(line);
       case WAIT -> jobs.waitFor(line);
       case METRICS -> jobs.metrics(line);
       case COMPARE -> jobs.compare(line);
-      case ALGORITHMS, AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
+      case ALGORITHMS, AUDIT, COMPLETION, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };
   }
 
+  /** {@code TRAINYARD_TIMEOUT}: how long one request may take. */
+  private static Duration timeout(String value) {
+    if (value == null || value.isBlank()) {
+      return GatewayClient.DEFAULT_TIMEOUT;
+    }
+    try {
+      var timeout = HumanDuration.parse(value);
+      if (!timeout.isZero()) {
+        return timeout;
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw CliException.usage(
+        "TRAINYARD_TIMEOUT must be a duration such as 30s or 2m, not '" + value + "'");
+  }
+
+  /**
+   * One shape for every failure: {@code error: MESSAGE} and indented detail lines; with {@code
+   * --output json}, the gateway's error as it came, or the same JSON shape for the CLI's own.
+   */
   private static void report(CliException e, CommandLine line, Terminal terminal) {
     var err = terminal.err();
     boolean json = line != null && line.output() == CommandLine.Output.JSON;
-    if (json && e.rawAnswer() != null) {
-      err.println(e.rawAnswer().stripTrailing());
+    if (json) {
+      err.println(e.rawAnswer() != null ? e.rawAnswer().stripTrailing() : asJson(e));
       return;
     }
     err.println("error: " + e.getMessage());
     e.details().forEach(err::println);
+  }
+
+  /** The gateway's error shape, with the CLI's exit status as the code. */
+  static String asJson(CliException e) {
+    var mapper = new ObjectMapper();
+    var node = mapper.createObjectNode();
+    node.put("code", e.status().name());
+    node.put("message", e.getMessage());
+    var errors = node.putArray("errors");
+    for (var detail : e.details()) {
+      errors.addObject().putNull("field").put("message", detail.strip());
+    }
+    node.put("exitStatus", e.status().code());
+    return node.toString();
   }
 
   static String usage() {
@@ -102,10 +155,10 @@ public final class TrainyardCli {
     text.append("commands:\n");
     int width = 0;
     for (Command command : Command.values()) {
-      width = Math.max(width, command.usage().length());
+      width = Math.max(width, command.word().length());
     }
     for (Command command : Command.values()) {
-      text.append(String.format("  %-" + width + "s  %s%n", command.usage(), command.summary()));
+      text.append(String.format("  %-" + width + "s  %s%n", command.word(), command.summary()));
     }
     text.append(
         """
@@ -115,18 +168,16 @@ public final class TrainyardCli {
           --token TOKEN    bearer token (env TRAINYARD_TOKEN; else the login cached by
                            `trainyard login`, in $TRAINYARD_CONFIG_DIR or ~/.config/trainyard)
           --output FORMAT  table (default) or json: the gateway's answer as it came
+          (env TRAINYARD_TIMEOUT: how long one request may take, default 60s)
 
-        exit status: 0 ok, 1 the request or the job failed, 2 usage error,
-                     3 the gateway cannot be reached
+        `trainyard help COMMAND` or `trainyard COMMAND --help` for one command, with examples.
+
+        exit status:
         """);
+    for (ExitStatus status : ExitStatus.values()) {
+      text.append(String.format("  %3d  %s%n", status.code(), status.meaning()));
+    }
+    text.append("  130  interrupted (Ctrl-C); a job being waited for keeps running\n");
     return text.toString();
-  }
-
-  private static String help(String word) {
-    Command command =
-        Command.named(word)
-            .orElseThrow(
-                () -> CliException.usage("unknown command '" + word + "'" + CommandLine.HINT));
-    return "usage: trainyard " + command.usage() + "\n  " + command.summary() + "\n";
   }
 }

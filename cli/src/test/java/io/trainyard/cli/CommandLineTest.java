@@ -100,6 +100,13 @@ class CommandLineTest {
         "status --url ftp://gw      | the gateway URL must look like http://host:port",
         "status --url localhost:80  | the gateway URL must look like http://host:port",
         "submit j.yaml --idempotency-key=a\tb | --idempotency-key must be printable ASCII",
+        "statsu                     | unknown command 'statsu'; did you mean 'status'?",
+        "stat                       | unknown command 'stat'; did you mean 'status'?",
+        "status --wach              | unknown option --wach for status; did you mean --watch?",
+        "submit j.yaml --dryrun     | unknown option --dryrun for submit; did you mean --dry-run?",
+        "--watch status 01abc       | unknown option --watch; --watch is an option of status, given after",
+        "queue --verbose            | unknown option --verbose for queue (see `trainyard help queue`)",
+        "status --outptu json       | unknown option --outptu for status; did you mean --output?",
       })
   void usageErrors(String args, String message) {
     assertThatThrownBy(() -> parse(args.strip().split(" +")))

@@ -208,7 +208,7 @@ class LoginTest {
     env.put("TRAINYARD_PASSWORD", "pw");
     assertThat(run("login", "--password", "--user", "alice")).isZero();
 
-    assertThat(run("status")).isEqualTo(1);
+    assertThat(run("status")).as("exit status AUTH").isEqualTo(6);
     assertThat(output())
         .contains("your login to " + issuer() + " has expired; run `trainyard login`");
   }
@@ -269,7 +269,7 @@ class LoginTest {
     idp.answer(
         "POST", REALM + "/protocol/openid-connect/token", 400, "{\"error\":\"access_denied\"}");
 
-    assertThat(run("login")).isEqualTo(1);
+    assertThat(run("login")).as("exit status AUTH").isEqualTo(6);
     assertThat(output()).contains("the login was declined");
     assertThat(configDir.resolve("token.json")).doesNotExist();
   }

@@ -192,13 +192,13 @@ class TrainyardCliTest {
   }
 
   @Test
-  void fieldErrorsArePrintedOneLineEachWithExitOne() throws IOException {
+  void fieldErrorsArePrintedOneLineEachWithExitFour() throws IOException {
     Files.writeString(workDir.resolve("job.yaml"), SPEC);
     gateway.answer("POST", "/v1/jobs", 422, INVALID);
 
     int exit = run("submit", "job.yaml");
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).as("REFUSED").isEqualTo(4);
     assertThat(stderr().lines())
         .containsExactly(
             "error: the job spec is invalid",
@@ -217,7 +217,7 @@ class TrainyardCliTest {
     assertThat(run("status", "--output", "json")).isZero();
     assertThat(stdout()).isEqualTo("{\"jobs\":[]}\n");
 
-    assertThat(run("--output=json", "submit", "job.yaml")).isEqualTo(1);
+    assertThat(run("--output=json", "submit", "job.yaml")).isEqualTo(4);
     assertThat(stderr()).isEqualTo(INVALID.stripTrailing() + "\n");
   }
 
@@ -232,11 +232,11 @@ class TrainyardCliTest {
     int exit = run("--url", url, "status");
 
     assertThat(exit).isEqualTo(3);
-    assertThat(stderr())
-        .isEqualTo(
-            "error: cannot reach the Trainyard gateway at "
-                + url
-                + " — is it running? (`java -jar gateway/target/trainyard.jar server`)\n");
+    assertThat(stderr().lines())
+        .containsExactly(
+            "error: cannot reach the Trainyard gateway at " + url + ": connection refused",
+            "  is it running? (`java -jar gateway/target/trainyard.jar server`); is the URL"
+                + " right? (--url or TRAINYARD_URL)");
   }
 
   @Test
@@ -368,13 +368,14 @@ class TrainyardCliTest {
         401,
         "{\"code\":\"UNAUTHENTICATED\",\"message\":\"authentication required\"}");
 
-    assertThat(run("status")).isEqualTo(1);
+    assertThat(run("status")).as("AUTH").isEqualTo(6);
 
     assertThat(gateway.lastRequest().header("Authorization")).isNull();
     assertThat(stderr().lines())
         .containsExactly(
             "error: authentication required",
-            "  no token was sent: set TRAINYARD_TOKEN or pass --token");
+            "  no token was sent: set TRAINYARD_TOKEN or pass --token",
+            "  run `trainyard login` (or set a fresh TRAINYARD_TOKEN, or pass --token)");
   }
 
   @Test
@@ -382,7 +383,7 @@ class TrainyardCliTest {
     gateway.on(
         "GET", "/v1/jobs", e -> FakeGateway.send(e, 502, "text/html", "<html>Bad Gateway</html>"));
 
-    assertThat(run("status")).isEqualTo(1);
+    assertThat(run("status")).as("GATEWAY_ERROR").isEqualTo(5);
 
     assertThat(stderr()).isEqualTo("error: the gateway answered HTTP 502\n");
   }
@@ -390,11 +391,17 @@ class TrainyardCliTest {
   @Test
   void helpAndNoArgumentsPrintUsage() {
     assertThat(run()).isZero();
-    assertThat(stdout()).contains("usage: trainyard").contains("submit FILE [--dry-run]");
+    assertThat(stdout())
+        .contains("usage: trainyard")
+        .contains("  submit      Submit a job spec")
+        .contains("exit status:")
+        .contains("    6  not logged in");
 
     out.reset();
     assertThat(run("help", "logs")).isZero();
-    assertThat(stdout()).startsWith("usage: trainyard logs ID [-f|--follow] [--replica R]");
+    assertThat(stdout())
+        .startsWith("usage: trainyard logs ID [-f|--follow] [--replica R]")
+        .contains("examples:\n  trainyard logs 01jh5n8k2q7x3v4w5y6z7a8b9c -f");
     assertThat(stderr()).isEmpty();
   }
 
@@ -402,7 +409,8 @@ class TrainyardCliTest {
   void usageErrorsAreOneLineAndExitTwo() {
     assertThat(run("sumbit", "job.yaml")).isEqualTo(2);
     assertThat(stderr().lines())
-        .containsExactly("error: unknown command 'sumbit' (see `trainyard help`)");
+        .containsExactly(
+            "error: unknown command 'sumbit'; did you mean 'submit'? (see `trainyard help`)");
 
     err.reset();
     assertThat(run("wait", JOB_ID, "--timeout", "soon")).isEqualTo(2);

@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
  * environment, standard input and exit code. Output is collected as it comes, so a test can read
  * what a still-running program has printed (a device code, say).
  */
-final class JavaProcess {
+public final class JavaProcess {
   /** What a finished program did. */
-  record Result(int exitCode, String stdout, String stderr) {
-    String all() {
+  public record Result(int exitCode, String stdout, String stderr) {
+    public String all() {
       return stdout + stderr;
     }
   }
@@ -42,7 +42,7 @@ final class JavaProcess {
    *     environment, such as a TRAINYARD_TOKEN, leaks in
    * @param stdin written to the program's standard input, which is then closed; null for none
    */
-  static JavaProcess start(
+  public static JavaProcess start(
       String mainClass, List<String> args, Map<String, String> env, String stdin, Path workDir) {
     var command = new ArrayList<String>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -73,19 +73,37 @@ final class JavaProcess {
   }
 
   /** Runs to the end. */
-  static Result run(
+  public static Result run(
       String mainClass, List<String> args, Map<String, String> env, String stdin, Path workDir) {
     return start(mainClass, args, env, stdin, workDir).await(Duration.ofSeconds(120));
   }
 
   /** What it has printed on stdout so far. */
-  String stdoutSoFar() {
+  public String stdoutSoFar() {
     synchronized (out) {
       return out.toString(StandardCharsets.UTF_8);
     }
   }
 
-  Result await(Duration timeout) {
+  /** Sends a signal as a terminal would, e.g. {@code INT} for Ctrl-C. */
+  public void signal(String name) {
+    try {
+      var kill =
+          new ProcessBuilder("kill", "-s", name, Long.toString(process.pid()))
+              .redirectErrorStream(true)
+              .start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill -s " + name + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public Result await(Duration timeout) {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();

@@ -98,7 +98,7 @@ class KeycloakCliLoginIT {
 
     var status = cli(null, "status");
 
-    assertThat(status.exitCode()).isEqualTo(1);
+    assertThat(status.exitCode()).as("AUTH: the token was refused").isEqualTo(6);
     assertThat(status.stderr()).contains("a valid bearer token is required");
   }
 
