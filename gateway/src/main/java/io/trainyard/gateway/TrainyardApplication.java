@@ -40,6 +40,7 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.lifecycle.Draining;
 import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.metrics.GatewayMetrics;
 import io.trainyard.gateway.metrics.LogMetrics;
@@ -270,6 +271,14 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             prices::catalog,
             QueueDispatcher.REQUOTE_EVERY));
     environment.lifecycle().manage(reconciler);
+    var jobLogs = new JobLogs(store, backends, json, logArchive, logMetrics);
+    // SIGTERM (README "Stopping a replica"): follows end, jobs are handed over at once.
+    var draining =
+        new Draining()
+            .then("end log follows", jobLogs::endFollows)
+            .then("hand jobs over", reconciler::stop);
+    environment.lifecycle().addEventListener(draining);
+    environment.lifecycle().addServerLifecycleListener(draining);
 
     var jersey = environment.jersey();
     // Jersey holds back the first bytes of every answer to compute Content-Length, and a flush
@@ -297,7 +306,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             service,
             store,
             reader,
-            new JobLogs(store, backends, json, logArchive, logMetrics),
+            jobLogs,
             reconciler::wakeUp,
             audit.log(),
             new FollowLimits(

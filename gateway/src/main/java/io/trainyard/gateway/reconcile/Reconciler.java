@@ -52,6 +52,7 @@ public final class Reconciler implements Managed {
   private final Map<String, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final Set<String> inLane = ConcurrentHashMap.newKeySet();
   private volatile boolean running;
+  private boolean stopped;
   private Instant nextPurge = Instant.MIN;
   private Thread thread;
 
@@ -124,8 +125,19 @@ public final class Reconciler implements Managed {
     thread.start();
   }
 
+  /**
+   * Stops following jobs and lets go of everything this replica holds: watches closed, steps under
+   * way ended, the queue's dispatch claim and every job lease handed over, so that other replicas
+   * take them at their next pass. Called as soon as a stop begins (see {@code
+   * io.trainyard.gateway.lifecycle.Draining}) and again by the lifecycle; the second call does
+   * nothing.
+   */
   @Override
   public synchronized void stop() throws InterruptedException {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
     running = false;
     subscriptions.forEach(Subscription::close);
     subscriptions.clear();
@@ -143,6 +155,8 @@ public final class Reconciler implements Managed {
     if (queue != null) {
       queue.release(owner);
     }
+    int handedOver = store.handOver(owner);
+    LOG.info("stopped following jobs; handed over {} job leases", handedOver);
   }
 
   private void loop() {
