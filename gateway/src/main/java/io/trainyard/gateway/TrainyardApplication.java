@@ -275,7 +275,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     // SIGTERM (README "Stopping a replica"): follows end, jobs are handed over at once.
     var draining =
         new Draining()
-            .then("end log follows", jobLogs::endFollows)
+            .first("end log follows", () -> jobLogs.endFollows(java.time.Duration.ofSeconds(2)))
             .then("hand jobs over", reconciler::stop);
     environment.lifecycle().addEventListener(draining);
     environment.lifecycle().addServerLifecycleListener(draining);

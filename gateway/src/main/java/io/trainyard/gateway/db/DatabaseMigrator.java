@@ -85,10 +85,13 @@ public final class DatabaseMigrator {
                   int before = appliedChangeSets(connection);
                   update(connection);
                   int after = appliedChangeSets(connection);
-                  // Replicas started together prove from these lines that one migrated (ReplicasIT).
+                  // Replicas started together prove from these lines that one migrated
+                  // (ReplicasIT).
                   if (after > before) {
                     LOG.info(
-                        "schema migrated: applied {} changeSets ({} in all)", after - before, after);
+                        "schema migrated: applied {} changeSets ({} in all)",
+                        after - before,
+                        after);
                   } else {
                     LOG.info("schema up to date: nothing to apply ({} changeSets)", after);
                   }

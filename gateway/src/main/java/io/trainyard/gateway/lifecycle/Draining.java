@@ -14,12 +14,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On SIGTERM the server is stopped, and the process then exits 0 — or 1 when the stop failed —
  * instead of the JVM's 143. The moment a stop begins (SIGTERM, or any other stop of the server),
- * the {@link #then drain steps} start, each on its own thread: open log follows end with a line
- * saying where to resume, the reconciler stops and hands its job leases and queue claim over to the
- * other replicas. Meanwhile Jetty stops accepting connections and lets the requests in flight
- * finish, for up to {@code server.shutdownGracePeriod}; then the managed objects stop (watches,
- * backends, the audit trail, the database pool), each waiting for its drain step if one is still
- * running. Thread-safe.
+ * the drain steps run: open log follows end with a line saying where to resume ({@link #first},
+ * before the graceful stop), and, each on its own thread ({@link #then}), the reconciler stops and
+ * hands its job leases and queue claim over to the other replicas. Meanwhile Jetty stops accepting
+ * connections and lets the requests in flight finish, for up to {@code server.shutdownGracePeriod};
+ * then the managed objects stop (watches, backends, the audit trail, the database pool), each
+ * waiting for its drain step if one is still running. Thread-safe.
  */
 public final class Draining implements LifeCycle.Listener, ServerLifecycleListener {
   private static final Logger LOG = LoggerFactory.getLogger(Draining.class);
@@ -32,11 +32,21 @@ public final class Draining implements LifeCycle.Listener, ServerLifecycleListen
 
   private record Named(String what, Step step) {}
 
+  private final List<Named> first = new ArrayList<>();
   private final List<Named> steps = new ArrayList<>();
   private final AtomicBoolean begun = new AtomicBoolean();
   private final AtomicBoolean signalled = new AtomicBoolean();
 
-  /** Adds a step (before the server starts). */
+  /**
+   * Adds a step done before Jetty's graceful stop begins, which closes connections idle for a
+   * second: keep it short (before the server starts).
+   */
+  public synchronized Draining first(String what, Step step) {
+    first.add(new Named(what, step));
+    return this;
+  }
+
+  /** Adds a step done alongside Jetty's graceful stop (before the server starts). */
   public synchronized Draining then(String what, Step step) {
     steps.add(new Named(what, step));
     return this;
@@ -52,14 +62,28 @@ public final class Draining implements LifeCycle.Listener, ServerLifecycleListen
     drain();
   }
 
-  /** Starts every step once, each on its own thread; returns at once. */
+  /**
+   * Does the {@link #first} steps, then starts every other step on its own thread and returns; only
+   * the first call does anything.
+   */
   public void drain() {
     if (!begun.compareAndSet(false, true)) {
       return;
     }
+    List<Named> before;
     List<Named> toRun;
     synchronized (this) {
+      before = List.copyOf(first);
       toRun = List.copyOf(steps);
+    }
+    for (var named : before) {
+      try {
+        named.step().run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception e) {
+        LOG.warn("stopping: could not {}", named.what(), e);
+      }
     }
     for (var named : toRun) {
       var thread =

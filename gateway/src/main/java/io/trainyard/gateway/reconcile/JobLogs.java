@@ -91,8 +91,8 @@ public final class JobLogs {
     var resumeAt = last.at != null ? last.at : query.since() != null ? query.since() : "";
     if (open.shutdown()) {
       sink.accept(
-          "--- this gateway is shutting down; resume with follow=true&since="
-              + resumeAt
+          "--- this gateway is shutting down; resume with follow=true"
+              + (resumeAt.toString().isEmpty() ? "" : "&since=" + resumeAt)
               + " (another replica answers) ---");
     } else if (open.expired()) {
       sink.accept(
@@ -123,6 +123,25 @@ public final class JobLogs {
     for (var open : follows) {
       open.end(true);
     }
+  }
+
+  /**
+   * {@link #endFollows()}, then waits up to {@code wait} for them to have written their last line:
+   * once Jetty begins its graceful stop it closes connections idle for a second, and a quiet
+   * follow's connection is idle.
+   *
+   * @return whether every follow ended in time
+   */
+  public boolean endFollows(Duration wait) throws InterruptedException {
+    endFollows();
+    var deadline = System.nanoTime() + wait.toNanos();
+    while (!follows.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
   }
 
   private final java.util.Set<Open> follows = java.util.concurrent.ConcurrentHashMap.newKeySet();

@@ -156,7 +156,7 @@ public final class Reconciler implements Managed {
       queue.release(owner);
     }
     int handedOver = store.handOver(owner);
-    LOG.info("stopped following jobs; handed over {} job leases", handedOver);
+    LOG.info("stopped following jobs; job leases handed over: {}", handedOver);
   }
 
   private void loop() {
