@@ -145,6 +145,10 @@ public final class Reconciler implements Managed {
       thread.interrupt();
       thread.join(TimeUnit.SECONDS.toMillis(10));
     }
+    // Leases first: a step still under way is then fenced out of writing what the interruption
+    // below made of its backend call (a submit cut short is not the backend refusing the job).
+    // Another replica may repeat the call at once; submits are idempotent per attempt.
+    int handedOver = store.handOver(owner);
     for (var lane : lanes.values()) {
       lane.shutdownNow();
     }
@@ -155,7 +159,6 @@ public final class Reconciler implements Managed {
     if (queue != null) {
       queue.release(owner);
     }
-    int handedOver = store.handOver(owner);
     LOG.info("stopped following jobs; job leases handed over: {}", handedOver);
   }
 

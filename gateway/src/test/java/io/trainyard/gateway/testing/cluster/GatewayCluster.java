@@ -106,6 +106,7 @@ public final class GatewayCluster implements AutoCloseable {
     private String lease = "30s";
     private String shutdownGracePeriod = "30s";
     private String hmacKey;
+    private String reconcilerYaml = "";
     private String extraYaml = "";
     private Path jar = Path.of(System.getProperty("trainyard.gateway.jar", "target/trainyard.jar"));
     private List<String> jvmOptions =
@@ -143,6 +144,12 @@ public final class GatewayCluster implements AutoCloseable {
     /** {@code reconciler.lease}: how long a killed node's jobs wait for another (default 30s). */
     public Builder lease(String duration) {
       this.lease = duration;
+      return this;
+    }
+
+    /** More {@code reconciler:} keys, verbatim, e.g. {@code "submitTries: 100"}. */
+    public Builder reconciler(String yaml) {
+      this.reconcilerYaml = yaml;
       return this;
     }
 
@@ -247,6 +254,7 @@ public final class GatewayCluster implements AutoCloseable {
           reconciler:
             resyncInterval: %s
             lease: %s
+            %s
           server:
             shutdownGracePeriod: %s
             applicationConnectors: [{type: http, port: %d, bindHost: 127.0.0.1}]
@@ -266,6 +274,7 @@ public final class GatewayCluster implements AutoCloseable {
               issuer.issuer(),
               resyncInterval,
               lease,
+              reconcilerYaml.strip().replace("\n", "\n  "),
               shutdownGracePeriod,
               app,
               admin,
