@@ -40,6 +40,7 @@ import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
+import io.trainyard.gateway.lifecycle.Draining;
 import io.trainyard.gateway.logging.JobChangeLog;
 import io.trainyard.gateway.logging.RedactingRequestLog;
 import io.trainyard.gateway.metrics.GatewayMetrics;
@@ -283,6 +284,14 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             QueueDispatcher.REQUOTE_EVERY));
     reconciler.observedBy(metrics.reconciler());
     environment.lifecycle().manage(reconciler);
+    var jobLogs = new JobLogs(store, backends, json, logArchive, logMetrics);
+    // SIGTERM (README "Stopping a replica"): follows end, jobs are handed over at once.
+    var draining =
+        new Draining()
+            .first("end log follows", () -> jobLogs.endFollows(java.time.Duration.ofSeconds(2)))
+            .then("hand jobs over", reconciler::stop);
+    environment.lifecycle().addEventListener(draining);
+    environment.lifecycle().addServerLifecycleListener(draining);
 
     var jersey = environment.jersey();
     // Jersey holds back the first bytes of every answer to compute Content-Length, and a flush
@@ -311,7 +320,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             service,
             store,
             reader,
-            new JobLogs(store, backends, json, logArchive, logMetrics),
+            jobLogs,
             reconciler::wakeUp,
             audit.log(),
             new FollowLimits(

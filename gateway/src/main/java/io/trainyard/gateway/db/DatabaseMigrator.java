@@ -82,7 +82,19 @@ public final class DatabaseMigrator {
                   if (postgres || !sharedH2(connection)) {
                     releaseStaleLock(connection);
                   }
+                  int before = appliedChangeSets(connection);
                   update(connection);
+                  int after = appliedChangeSets(connection);
+                  // Replicas started together prove from these lines that one migrated
+                  // (ReplicasIT).
+                  if (after > before) {
+                    LOG.info(
+                        "schema migrated: applied {} changeSets ({} in all)",
+                        after - before,
+                        after);
+                  } else {
+                    LOG.info("schema up to date: nothing to apply ({} changeSets)", after);
+                  }
                 }
               } finally {
                 if (postgres) {
@@ -105,15 +117,26 @@ public final class DatabaseMigrator {
    * for.
    */
   private static void lockAcrossReplicas(Connection connection) throws SQLException {
-    var deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+    long started = System.nanoTime();
+    var deadline = started + LOCK_WAIT.toNanos();
+    boolean waited = false;
     try (var s = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
       s.setLong(1, ADVISORY_LOCK_KEY);
       while (true) {
         try (var r = s.executeQuery()) {
           r.next();
           if (r.getBoolean(1)) {
+            if (waited) {
+              LOG.info(
+                  "took the schema migration lock after waiting {} ms",
+                  (System.nanoTime() - started) / 1_000_000);
+            }
             return;
           }
+        }
+        if (!waited) {
+          LOG.info("waiting for the schema migration lock: another gateway holds it");
+          waited = true;
         }
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
@@ -173,6 +196,31 @@ public final class DatabaseMigrator {
             stale);
       }
     }
+  }
+
+  /** Rows in Liquibase's log of applied changeSets; 0 before the first migration. */
+  private static int appliedChangeSets(Connection connection) throws SQLException {
+    if (!tableExists(connection, "DATABASECHANGELOG")) {
+      return 0;
+    }
+    try (var s = connection.createStatement();
+        var r = s.executeQuery("SELECT COUNT(*) FROM DATABASECHANGELOG")) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+
+  private static boolean tableExists(Connection connection, String upperCaseName)
+      throws SQLException {
+    var meta = connection.getMetaData();
+    for (var name : new String[] {upperCaseName, upperCaseName.toLowerCase(Locale.ROOT)}) {
+      try (var tables = meta.getTables(null, null, name, new String[] {"TABLE"})) {
+        if (tables.next()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static boolean lockTableExists(Connection connection) throws SQLException {

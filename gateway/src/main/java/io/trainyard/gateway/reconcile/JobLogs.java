@@ -69,6 +69,12 @@ public final class JobLogs {
   public void stream(JobRow job, LogQuery query, LineSink sink, Duration maxFollow)
       throws IOException {
     var open = new Open();
+    if (query.follow()) {
+      follows.add(open);
+      if (closing) {
+        open.end(true);
+      }
+    }
     var timer =
         query.follow() && maxFollow != null
             ? CLOSER.schedule(open::expire, maxFollow.toMillis(), TimeUnit.MILLISECONDS)
@@ -77,16 +83,23 @@ public final class JobLogs {
     try {
       stream(job, query, last, open);
     } finally {
+      follows.remove(open);
       if (timer != null) {
         timer.cancel(false);
       }
     }
-    if (open.expired()) {
+    var resumeAt = last.at != null ? last.at : query.since() != null ? query.since() : "";
+    if (open.shutdown()) {
+      sink.accept(
+          "--- this gateway is shutting down; resume with follow=true"
+              + (resumeAt.toString().isEmpty() ? "" : "&since=" + resumeAt)
+              + " (another replica answers) ---");
+    } else if (open.expired()) {
       sink.accept(
           "--- follow ended after "
               + maxFollow
               + " (logFollow.maxDuration); resume with follow=true&since="
-              + (last.at != null ? last.at : query.since() != null ? query.since() : "")
+              + resumeAt
               + " ---");
     }
   }
@@ -100,10 +113,45 @@ public final class JobLogs {
             return t;
           });
 
-  /** The stream a follow is reading now, and whether its time is up. */
+  /**
+   * Ends every follow under way, each with a last line saying where to resume, and every follow
+   * that starts from now on at once: the gateway is stopping, and a follow would otherwise hold the
+   * stop up for its whole grace period and then be cut. Idempotent.
+   */
+  public void endFollows() {
+    closing = true;
+    for (var open : follows) {
+      open.end(true);
+    }
+  }
+
+  /**
+   * {@link #endFollows()}, then waits up to {@code wait} for them to have written their last line:
+   * once Jetty begins its graceful stop it closes connections idle for a second, and a quiet
+   * follow's connection is idle.
+   *
+   * @return whether every follow ended in time
+   */
+  public boolean endFollows(Duration wait) throws InterruptedException {
+    endFollows();
+    var deadline = System.nanoTime() + wait.toNanos();
+    while (!follows.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
+  private final java.util.Set<Open> follows = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private volatile boolean closing;
+
+  /** The stream a follow is reading now, and whether its time is up (or the gateway stopping). */
   private static final class Open {
     private LogStream stream;
     private boolean expired;
+    private boolean shutdown;
 
     synchronized void set(LogStream s) {
       stream = s;
@@ -113,6 +161,14 @@ public final class JobLogs {
     }
 
     synchronized void expire() {
+      end(false);
+    }
+
+    synchronized void end(boolean forShutdown) {
+      if (expired) {
+        return;
+      }
+      shutdown = forShutdown;
       expired = true;
       if (stream != null) {
         stream.close();
@@ -121,6 +177,10 @@ public final class JobLogs {
 
     synchronized boolean expired() {
       return expired;
+    }
+
+    synchronized boolean shutdown() {
+      return shutdown;
     }
   }
 

@@ -52,6 +52,7 @@ public final class Reconciler implements Managed {
   private final Map<String, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final Set<String> inLane = ConcurrentHashMap.newKeySet();
   private volatile boolean running;
+  private boolean stopped;
   private Instant nextPurge = Instant.MIN;
   private Thread thread;
 
@@ -159,8 +160,19 @@ public final class Reconciler implements Managed {
     thread.start();
   }
 
+  /**
+   * Stops following jobs and lets go of everything this replica holds: watches closed, steps under
+   * way ended, the queue's dispatch claim and every job lease handed over, so that other replicas
+   * take them at their next pass. Called as soon as a stop begins (see {@code
+   * io.trainyard.gateway.lifecycle.Draining}) and again by the lifecycle; the second call does
+   * nothing.
+   */
   @Override
   public synchronized void stop() throws InterruptedException {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
     running = false;
     subscriptions.forEach(Subscription::close);
     subscriptions.clear();
@@ -168,6 +180,10 @@ public final class Reconciler implements Managed {
       thread.interrupt();
       thread.join(TimeUnit.SECONDS.toMillis(10));
     }
+    // Leases first: a step still under way is then fenced out of writing what the interruption
+    // below made of its backend call (a submit cut short is not the backend refusing the job).
+    // Another replica may repeat the call at once; submits are idempotent per attempt.
+    int handedOver = store.handOver(owner);
     for (var lane : lanes.values()) {
       lane.shutdownNow();
     }
@@ -178,6 +194,7 @@ public final class Reconciler implements Managed {
     if (queue != null) {
       queue.release(owner);
     }
+    LOG.info("stopped following jobs; job leases handed over: {}", handedOver);
   }
 
   private void loop() {

@@ -54,6 +54,32 @@ abstract class JobLeaseContract extends JobStoreFixture {
   }
 
   @Test
+  void aHandedOverJobIsClaimedAtOnceAndItsOwnersWritesAreFencedOut() {
+    var mine = insert(newJob("nlp", "mine"));
+    var theirs = insert(newJob("nlp", "theirs"));
+    var leased = store.claim("a", LEASE, 1).get(0);
+    store.claim("b", LEASE, 10);
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(store.handOver("a")).isEqualTo(1);
+
+    assertThat(store.handOver("a")).as("nothing left to hand over").isZero();
+    var adopted = store.claim("c", LEASE, 10);
+    assertThat(adopted).extracting(JobRow::id).containsExactly(leased.id());
+    assertThat(store.find(theirs.id()).orElseThrow().leaseOwner())
+        .as("another replica's lease is not touched")
+        .isEqualTo("b");
+    assertThat(
+            store.update(
+                leased.toBuilder().state(JobState.SUBMITTED).build(),
+                leased.version(),
+                "a",
+                List.of()))
+        .isFalse();
+    assertThat(List.of(mine.id(), theirs.id())).contains(leased.id());
+  }
+
+  @Test
   void claimsGoRoundEveryJobRatherThanTheSameFew() {
     for (int i = 0; i < 4; i++) {
       insert(newJob("nlp", "job-" + i));

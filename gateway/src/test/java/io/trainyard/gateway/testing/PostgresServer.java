@@ -163,6 +163,58 @@ public final class PostgresServer implements AutoCloseable {
     return new TestDatabase("postgresql", "org.postgresql.Driver", url(name), "postgres");
   }
 
+  /**
+   * {@code pg_dump} of {@code db} as plain SQL into {@code out}: no owners, no grants, so that it
+   * restores into any database ({@link #restore}).
+   */
+  public void dump(TestDatabase db, Path out) throws IOException {
+    var name = db.url().substring(db.url().lastIndexOf('/') + 1);
+    client(
+        "pg_dump",
+        "--no-owner",
+        "--no-privileges",
+        "--no-comments",
+        "--file",
+        out.toAbsolutePath().toString(),
+        name);
+  }
+
+  /** A new database holding what {@code sql} (a {@link #dump}) describes. */
+  public TestDatabase restore(Path sql) throws SQLException, IOException {
+    var db = createDatabase();
+    var name = db.url().substring(db.url().lastIndexOf('/') + 1);
+    client(
+        "psql",
+        "--quiet",
+        "--no-psqlrc",
+        "--set",
+        "ON_ERROR_STOP=1",
+        "--file",
+        sql.toAbsolutePath().toString(),
+        name);
+    return db;
+  }
+
+  /** A client program over TCP as {@code postgres} (trust authentication; root may run these). */
+  private void client(String program, String... args) throws IOException {
+    var command = new ArrayList<String>();
+    command.add(bin.resolve(program).toString());
+    command.addAll(List.of("--host", "127.0.0.1", "--port", String.valueOf(port), "--username"));
+    command.add("postgres");
+    command.addAll(List.of(args));
+    var process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    try {
+      if (!process.waitFor(90, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IllegalStateException(String.join(" ", command) + " failed:\n" + output);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + program, e);
+    }
+  }
+
   private String url(String database) {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
   }

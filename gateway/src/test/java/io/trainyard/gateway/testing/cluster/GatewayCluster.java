@@ -104,6 +104,10 @@ public final class GatewayCluster implements AutoCloseable {
     private String teams = "{}";
     private String backends = "[]";
     private String resyncInterval = "500ms";
+    private String lease = "30s";
+    private String shutdownGracePeriod = "30s";
+    private String hmacKey;
+    private String reconcilerYaml = "";
     private String extraYaml = "";
     private Path jar = Path.of(System.getProperty("trainyard.gateway.jar", "target/trainyard.jar"));
     private List<String> jvmOptions =
@@ -136,6 +140,34 @@ public final class GatewayCluster implements AutoCloseable {
 
     public Builder resyncInterval(String duration) {
       this.resyncInterval = duration;
+      return this;
+    }
+
+    /** {@code reconciler.lease}: how long a killed node's jobs wait for another (default 30s). */
+    public Builder lease(String duration) {
+      this.lease = duration;
+      return this;
+    }
+
+    /** More {@code reconciler:} keys, verbatim, e.g. {@code "submitTries: 100"}. */
+    public Builder reconciler(String yaml) {
+      this.reconcilerYaml = yaml;
+      return this;
+    }
+
+    /** {@code server.shutdownGracePeriod}: how long a stopping node finishes in-flight requests. */
+    public Builder shutdownGracePeriod(String duration) {
+      this.shutdownGracePeriod = duration;
+      return this;
+    }
+
+    /**
+     * {@code audit.hmacKey} (base64), for a cluster on a database whose audit trail was written
+     * with it (a snapshot); default: a new random key. The signing key is taken from {@link #dir}
+     * when a file is there already.
+     */
+    public Builder hmacKey(String base64) {
+      this.hmacKey = base64;
       return this;
     }
 
@@ -185,7 +217,8 @@ public final class GatewayCluster implements AutoCloseable {
         DigestSigner.loadOrGenerate(root);
         var hmac = new byte[32];
         new SecureRandom().nextBytes(hmac);
-        var hmacKey = Base64.getEncoder().encodeToString(hmac);
+        var hmacKey =
+            this.hmacKey != null ? this.hmacKey : Base64.getEncoder().encodeToString(hmac);
         var nodes = new ArrayList<GatewayNode>();
         for (int i = 0; i < count; i++) {
           var name = "gw" + i;
@@ -239,7 +272,10 @@ public final class GatewayCluster implements AutoCloseable {
             audience: trainyard
           reconciler:
             resyncInterval: %s
+            lease: %s
+            %s
           server:
+            shutdownGracePeriod: %s
             applicationConnectors: [{type: http, port: %d, bindHost: 127.0.0.1}]
             adminConnectors: [{type: http, port: %d, bindHost: 127.0.0.1}]
           teams:
@@ -256,6 +292,9 @@ public final class GatewayCluster implements AutoCloseable {
               hmacKey,
               issuer.issuer(),
               resyncInterval,
+              lease,
+              reconcilerYaml.strip().replace("\n", "\n  "),
+              shutdownGracePeriod,
               app,
               admin,
               teams.strip().replace("\n", "\n  "),

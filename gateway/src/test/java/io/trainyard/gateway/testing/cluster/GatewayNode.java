@@ -148,6 +148,32 @@ public final class GatewayNode {
     awaitExit();
   }
 
+  /**
+   * Sends SIGTERM and returns at once, for a test that acts while the node drains; see {@link
+   * #awaitExit(Duration)}.
+   */
+  public void terminate() {
+    process.destroy();
+  }
+
+  /**
+   * Waits for the process to end.
+   *
+   * @return its exit code
+   * @throws AssertionError with the end of its log if it is still running after {@code timeout}
+   */
+  public int awaitExit(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError(name + " still running after " + timeout + ":\n" + logTail());
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Whether the application port answers now (see {@link #awaitReady(Duration)}). */
   public boolean isReady() {
     return isAlive() && answers();
