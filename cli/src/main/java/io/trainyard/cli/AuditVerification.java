@@ -44,6 +44,10 @@ final class AuditVerification {
               + line.operands().get(0)
               + "' — usage: trainyard audit verify PATH [--key-id HEX]... [--public-key PEM_FILE]...");
     }
+    if (line.operands().size() != 2) {
+      throw CliException.usage(
+          "usage: trainyard audit verify PATH [--key-id HEX]... [--public-key PEM_FILE]...");
+    }
     var dir = terminal.workDir().resolve(line.operands().get(1));
     if (!Files.isDirectory(dir)) {
       throw CliException.usage("not a directory: " + dir);

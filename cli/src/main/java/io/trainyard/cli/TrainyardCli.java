@@ -49,7 +49,7 @@ public final class TrainyardCli {
     if (line.command() == Command.DEMO) {
       return new DemoCommand(terminal, json).run();
     }
-    if (line.command() == Command.AUDIT) {
+    if (line.command() == Command.AUDIT && !line.operands().get(0).equals("export")) {
       // Offline: no gateway, no token.
       return new AuditVerification(terminal, json, line.output()).run(line);
     }
@@ -64,6 +64,14 @@ public final class TrainyardCli {
             ? line.token()
             : new LoginSession(terminal.env(), idp, Clock.systemUTC()).bearerToken();
     var jobs = new JobCommands(new GatewayClient(line.url(), token, json), terminal, line.output());
+    var client = new GatewayClient(line.url(), token, json);
+    if (line.command() == Command.AUDIT) {
+      return new AuditExportCommand(client, terminal, line.output()).run(line);
+    }
+    if (line.command() == Command.SPEND || line.command() == Command.BACKENDS) {
+      var dashboard = new DashboardCommands(client, terminal, line.output());
+      return line.command() == Command.SPEND ? dashboard.spend(line) : dashboard.backends();
+    }
     if (line.command() == Command.ALGORITHMS) {
       return new AlgorithmCommands(
               new GatewayClient(line.url(), token, json), terminal, line.output())
@@ -78,7 +86,7 @@ public final class TrainyardCli {
       case WAIT -> jobs.waitFor(line);
       case METRICS -> jobs.metrics(line);
       case COMPARE -> jobs.compare(line);
-      case ALGORITHMS, AUDIT, DEMO, HELP, LOGIN, LOGOUT ->
+      case ALGORITHMS, AUDIT, SPEND, BACKENDS, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };
   }
@@ -127,6 +135,12 @@ public final class TrainyardCli {
         Command.named(word)
             .orElseThrow(
                 () -> CliException.usage("unknown command '" + word + "'" + CommandLine.HINT));
-    return "usage: trainyard " + command.usage() + "\n  " + command.summary() + "\n";
+    var examples = DashboardCommands.EXAMPLES.get(command.word());
+    return "usage: trainyard "
+        + command.usage()
+        + "\n  "
+        + command.summary()
+        + "\n"
+        + (examples == null ? "" : "\nexamples:\n" + examples);
   }
 }
