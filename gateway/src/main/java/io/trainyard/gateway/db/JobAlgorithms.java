@@ -27,18 +27,14 @@ public final class JobAlgorithms implements JobAudit {
   @Override
   public void submitted(Handle h, JobRow stored, AuditActor actor) {
     delegate.submitted(h, stored, actor);
-    var reference = reference(stored.specJson());
-    if (reference == null) {
-      return;
-    }
-    var m = REFERENCE.matcher(reference);
-    if (!m.matches()) {
+    var algorithm = of(stored.specJson());
+    if (algorithm == null) {
       return;
     }
     h.createUpdate(
             "UPDATE jobs SET algorithm_name = :name, algorithm_version = :version WHERE id = :id")
-        .bind("name", m.group(1))
-        .bind("version", Integer.parseInt(m.group(2)))
+        .bind("name", algorithm.name())
+        .bind("version", algorithm.version())
         .bind("id", stored.id())
         .execute();
   }
@@ -61,6 +57,19 @@ public final class JobAlgorithms implements JobAudit {
   @Override
   public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
     delegate.adopted(h, job, previousReplica, replica);
+  }
+
+  /** A registered algorithm's version, as a job runs it. */
+  record Reference(String name, int version) {}
+
+  /** The algorithm a stored spec runs; null when it names none. */
+  static Reference of(String specJson) {
+    var reference = reference(specJson);
+    if (reference == null) {
+      return null;
+    }
+    var m = REFERENCE.matcher(reference);
+    return m.matches() ? new Reference(m.group(1), Integer.parseInt(m.group(2))) : null;
   }
 
   /** {@code spec.algorithm} of a stored spec; null when it names none. */

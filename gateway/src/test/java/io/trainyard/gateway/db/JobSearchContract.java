@@ -90,6 +90,29 @@ abstract class JobSearchContract extends JobStoreFixture {
   }
 
   @Test
+  void theBackfillFillsInTheAlgorithmOfJobsStoredBeforeTheColumnsExisted() throws Exception {
+    var old =
+        insert(
+            newJob("nlp", "old").toBuilder()
+                .specJson("{\"spec\":{\"algorithm\":\"nlp/bert@4\"}}")
+                .build());
+    insert(newJob("nlp", "none"));
+    assertThat(search().page(algorithm(filter(), "nlp/bert", 4), null, 10)).isEmpty();
+
+    db.jdbi()
+        .useTransaction(
+            h ->
+                new JobAlgorithmsBackfill()
+                    .execute(
+                        liquibase.database.DatabaseFactory.getInstance()
+                            .findCorrectDatabaseImplementation(
+                                new liquibase.database.jvm.JdbcConnection(h.getConnection()))));
+
+    assertThat(ids(search().page(algorithm(filter(), "nlp/bert", 4), null, 10)))
+        .containsExactly(old.id());
+  }
+
+  @Test
   void pagesFollowEachOtherWithoutGapsOrDuplicatesWhileJobsAreAdded() {
     var inserted = new ArrayList<String>();
     for (int i = 0; i < 7; i++) {
