@@ -41,6 +41,10 @@ final class AuditVerification {
     if (!line.operands().get(0).equals("verify")) {
       throw Help.unknownSubCommand("audit", line.operands().get(0));
     }
+    if (line.operands().size() != 2) {
+      throw CliException.usage(
+          "usage: trainyard audit verify PATH [--key-id HEX]... [--public-key PEM_FILE]...");
+    }
     var dir = terminal.workDir().resolve(line.operands().get(1));
     if (!Files.isDirectory(dir)) {
       throw CliException.usage("not a directory: " + dir);

@@ -63,12 +63,36 @@ enum Command {
       Set.of()),
   AUDIT(
       "audit",
-      "verify PATH [--key-id HEX]... [--public-key PEM_FILE]...",
-      "Verify an audit export offline; exit 0 only when every hash, link and signature holds",
+      "verify PATH [--key-id HEX]... [--public-key PEM_FILE]... | " + Command.AUDIT_EXPORT_SYNOPSIS,
+      "Verify an audit export offline (exit 0 only when every hash, link and signature holds);"
+          + " export the audit log (auditors), --wait to download and verify it",
+      1,
       2,
-      2,
-      Set.of("--key-id", "--public-key"),
+      Set.of(
+          "--key-id",
+          "--public-key",
+          "--from",
+          "--to",
+          "--team",
+          "--action",
+          "--format",
+          "--name",
+          "--dir"),
+      Set.of("--wait")),
+  SPEND(
+      "spend",
+      "[TEAM] [--since T] [--until T] [--granularity day|month]",
+      "Spend per team and backend, and what the same jobs would have cost on managed platforms",
+      0,
+      1,
+      Set.of("--since", "--until", "--granularity"),
       Set.of()),
+  BACKENDS(
+      "backends",
+      "",
+      "The backends: health, running and queued jobs, capacity used, price-catalog age",
+      0,
+      0),
   ALGORITHMS(
       "algorithms",
       AlgorithmCommands.SYNOPSIS,
@@ -88,6 +112,10 @@ enum Command {
       Set.of("--password")),
   LOGOUT("logout", "", "Forget the cached login", 0, 0),
   HELP("help", "[COMMAND [SUBCOMMAND]]", "Show this help, or a command's", 0, 2);
+
+  static final String AUDIT_EXPORT_SYNOPSIS =
+      "export [--from T] [--to T] [--team T,..] [--action A,..] [--format jsonl|csv] [--name N]"
+          + " [--wait [--dir DIR]]";
 
   private final String word;
   private final String synopsis;

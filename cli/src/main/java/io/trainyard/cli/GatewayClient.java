@@ -72,6 +72,30 @@ final class GatewayClient {
     return send(request(path).GET().build());
   }
 
+  /** A download: the body's bytes as sent. */
+  byte[] getBytes(String path) {
+    HttpResponse<byte[]> response;
+    try {
+      response =
+          http.send(
+              requestWithoutTimeout(path).timeout(requestTimeout).GET().build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw failure(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw CliException.failed("interrupted");
+    }
+    if (response.statusCode() >= 400) {
+      throw ErrorReport.from(
+          response.statusCode(),
+          new String(response.body(), StandardCharsets.UTF_8),
+          json,
+          token != null);
+    }
+    return response.body();
+  }
+
   String delete(String path) {
     return send(request(path).DELETE().build());
   }

@@ -168,31 +168,27 @@ final class Help {
             new Option("--key-id HEX", "a trusted signing key's id (64 hex digits); repeatable"),
             new Option("--public-key PEM_FILE", "trusted Ed25519 public key(s); repeatable")),
         "trainyard audit verify ./audit-2026-11 --public-key audit-signing.pub.pem");
-    // Issue 17's other half (spend, backends, audit export) is built beside this on another branch:
-    // its topics are here already, and take effect once its commands are in Command.
-    if (Command.AUDIT.takesValue("--format")) {
-      sub(
-          "audit export",
-          "[--from T] [--to T] [--team T,..] [--action A,..] [--format jsonl|csv] [--name N]"
-              + " [--wait [--dir DIR]]",
-          "Export the audit log (auditors); --wait downloads and verifies it",
-          """
+    sub(
+        "audit export",
+        "[--from T] [--to T] [--team T,..] [--action A,..] [--format jsonl|csv] [--name N]"
+            + " [--wait [--dir DIR]]",
+        "Export the audit log (auditors); --wait downloads and verifies it",
+        """
           Starts an export of the audit log into the gateway's sink, by time range, teams and
           actions. With --wait, downloads its files into DIR and verifies them offline as `audit
           verify` does, trusting the key the gateway publishes.""",
-          List.of(
-              new Option("--from T", "from this instant (ISO-8601, e.g. 2026-11-01T00:00:00Z)"),
-              new Option("--to T", "up to this instant, exclusive"),
-              new Option("--team T,..", "only these teams' events"),
-              new Option("--action A,..", "only these actions, e.g. 'job.*'"),
-              new Option("--format jsonl|csv", "JSON Lines (verifiable, default) or CSV"),
-              new Option("--name N", "the export's name"),
-              new Option("--wait", "download the export and verify it"),
-              new Option("--dir DIR", "with --wait: where to download it (default ./NAME)")),
-          "trainyard audit export --from 2026-11-01T00:00:00Z --to 2026-12-01T00:00:00Z",
-          "trainyard audit export --team nlp --action 'job.*' --format csv",
-          "trainyard audit export --wait --dir ./november");
-    }
+        List.of(
+            new Option("--from T", "from this instant (ISO-8601, e.g. 2026-11-01T00:00:00Z)"),
+            new Option("--to T", "up to this instant, exclusive"),
+            new Option("--team T,..", "only these teams' events"),
+            new Option("--action A,..", "only these actions, e.g. 'job.*'"),
+            new Option("--format jsonl|csv", "JSON Lines (verifiable, default) or CSV"),
+            new Option("--name N", "the export's name"),
+            new Option("--wait", "download the export and verify it"),
+            new Option("--dir DIR", "with --wait: where to download it (default ./NAME)")),
+        "trainyard audit export --from 2026-11-01T00:00:00Z --to 2026-12-01T00:00:00Z",
+        "trainyard audit export --team nlp --action 'job.*' --format csv",
+        "trainyard audit export --wait --dir ./november");
     topic(
         "spend",
         "[TEAM] [--since T] [--until T] [--granularity day|month]",

@@ -63,7 +63,7 @@ public final class TrainyardCli {
     if (line.command() == Command.DEMO) {
       return new DemoCommand(terminal, json).run();
     }
-    if (line.command() == Command.AUDIT) {
+    if (line.command() == Command.AUDIT && !line.operands().get(0).equals("export")) {
       // Offline: no gateway, no token.
       return new AuditVerification(terminal, json, line.output()).run(line);
     }
@@ -81,6 +81,14 @@ public final class TrainyardCli {
     var jobs =
         new JobCommands(
             new GatewayClient(line.url(), token, json, timeout), terminal, line.output());
+    var client = new GatewayClient(line.url(), token, json, timeout);
+    if (line.command() == Command.AUDIT) {
+      return new AuditExportCommand(client, terminal, line.output()).run(line);
+    }
+    if (line.command() == Command.SPEND || line.command() == Command.BACKENDS) {
+      var dashboard = new DashboardCommands(client, terminal, line.output());
+      return line.command() == Command.SPEND ? dashboard.spend(line) : dashboard.backends();
+    }
     if (line.command() == Command.ALGORITHMS) {
       return new AlgorithmCommands(
               new GatewayClient(line.url(), token, json, timeout), terminal, line.output())
@@ -96,7 +104,7 @@ public final class TrainyardCli {
       case WAIT -> jobs.waitFor(line);
       case METRICS -> jobs.metrics(line);
       case COMPARE -> jobs.compare(line);
-      case ALGORITHMS, AUDIT, COMPLETION, DEMO, HELP, LOGIN, LOGOUT ->
+      case ALGORITHMS, AUDIT, SPEND, BACKENDS, COMPLETION, DEMO, HELP, LOGIN, LOGOUT ->
           throw new IllegalStateException("handled above: " + line.command());
     };
   }

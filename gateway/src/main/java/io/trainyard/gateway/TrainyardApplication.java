@@ -19,15 +19,21 @@ import io.trainyard.gateway.algorithms.AlgorithmExpander;
 import io.trainyard.gateway.algorithms.AlgorithmResolver;
 import io.trainyard.gateway.algorithms.AlgorithmService;
 import io.trainyard.gateway.audit.AuditKeys;
+import io.trainyard.gateway.audit.AuditVerification;
+import io.trainyard.gateway.audit.ExportCatalog;
 import io.trainyard.gateway.audit.GatewayAudit;
 import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.AdminTasksOff;
 import io.trainyard.gateway.auth.SourceAddressFilter;
+import io.trainyard.gateway.backends.BackendLoad;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.cli.BootstrapIdpCommand;
 import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.JobAlgorithms;
+import io.trainyard.gateway.db.JobGauges;
+import io.trainyard.gateway.db.JobRuns;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.db.MetricStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
@@ -49,6 +55,7 @@ import io.trainyard.gateway.metrics.MetricSeries;
 import io.trainyard.gateway.metrics.MetricTokens;
 import io.trainyard.gateway.metrics.MetricsEnvironment;
 import io.trainyard.gateway.metrics.PublicUrl;
+import io.trainyard.gateway.pricing.CatalogSources;
 import io.trainyard.gateway.pricing.PriceRefreshSchedule;
 import io.trainyard.gateway.pricing.PriceRefreshers;
 import io.trainyard.gateway.queue.QueueDispatcher;
@@ -70,6 +77,7 @@ import io.trainyard.gateway.resources.MetricsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
 import io.trainyard.gateway.resources.QueueResource;
 import io.trainyard.gateway.resources.QuotesResource;
+import io.trainyard.gateway.resources.SpendResource;
 import io.trainyard.gateway.resources.TeamsResource;
 import io.trainyard.gateway.resources.WebhooksResource;
 import io.trainyard.gateway.webhooks.FinalMetrics;
@@ -184,7 +192,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             jdbi,
             clock,
             new QueueFacts(
-                JobChangeLog.logging(metrics.observing(webhooks.decorate(audit.jobs()))),
+                JobChangeLog.logging(
+                    metrics.observing(webhooks.decorate(new JobAlgorithms(audit.jobs())))),
                 queueStore,
                 teams,
                 json),
@@ -201,9 +210,9 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             config.getBackendHealth().toSettings());
     backends.decorate(metrics.backendCalls()::measuring);
     var refresh = config.getPricing().getRefresh();
+    var refreshers = PriceRefreshers.from(refresh, clock);
     var priceSchedule =
-        new PriceRefreshSchedule(
-            prices, PriceRefreshers.from(refresh, clock), refresh.every().toJavaDuration(), clock);
+        new PriceRefreshSchedule(prices, refreshers, refresh.every().toJavaDuration(), clock);
     environment.lifecycle().manage(priceSchedule);
     environment.healthChecks().register("prices", priceSchedule);
     environment.lifecycle().manage(backends);
@@ -331,11 +340,27 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                     config.getLogFollow().getRetryAfter().toJavaDuration())),
             audit.authFailures(),
             clock,
-            algorithms));
-    jersey.register(new AuditResource(audit.store(), audit.exports(), audit.keys()));
+            algorithms,
+            new io.trainyard.gateway.db.JobSearch(jdbi)));
+    jersey.register(
+        new AuditResource(
+            audit.store(),
+            audit.exports(),
+            audit.keys(),
+            new ExportCatalog(audit.sink()),
+            new AuditVerification(audit.store(), audit.keys(), clock)));
     jersey.register(new QuotesResource(service, reader, algorithms));
     jersey.register(new QueueResource(queueStore, teams, clock));
-    jersey.register(new BackendsResource(backends));
+    jersey.register(
+        new BackendsResource(
+            backends,
+            new BackendLoad(
+                new JobGauges(jdbi),
+                config.getMetrics(),
+                prices,
+                CatalogSources.describe(refreshers),
+                clock)));
+    jersey.register(new SpendResource(teams, new JobRuns(jdbi), clock));
     jersey.register(new TeamsResource(teams, store, clock));
     jersey.register(new WebhooksResource(webhooks.admin(), webhooks.store(), teams));
     var metricsResource =

@@ -122,6 +122,11 @@ public final class GatewayAudit implements Managed {
     return keys;
   }
 
+  /** Where exports are written: read back for listing and download. */
+  public BlobSink sink() {
+    return sink;
+  }
+
   public String configSha256() {
     return configSha256;
   }

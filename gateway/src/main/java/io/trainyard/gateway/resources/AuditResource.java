@@ -4,13 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainyard.audit.ExportFilter;
 import io.trainyard.audit.ExportFormat;
 import io.trainyard.gateway.api.AuditExportResponse;
+import io.trainyard.gateway.api.AuditExportView;
 import io.trainyard.gateway.api.AuditPage;
 import io.trainyard.gateway.api.AuditPublicKey;
+import io.trainyard.gateway.api.AuditVerificationView;
 import io.trainyard.gateway.audit.AuditActors;
 import io.trainyard.gateway.audit.AuditExports;
 import io.trainyard.gateway.audit.AuditKeys;
 import io.trainyard.gateway.audit.AuditQuery;
 import io.trainyard.gateway.audit.AuditStore;
+import io.trainyard.gateway.audit.AuditVerification;
+import io.trainyard.gateway.audit.ExportCatalog;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
@@ -20,12 +24,14 @@ import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashSet;
@@ -44,12 +50,73 @@ public final class AuditResource {
 
   private final AuditStore store;
   private final AuditExports exports;
-  private final AuditKeys keys;
+  private static final int MAX_DAYS = 90;
 
-  public AuditResource(AuditStore store, AuditExports exports, AuditKeys keys) {
+  private final AuditKeys keys;
+  private final ExportCatalog catalog;
+  private final AuditVerification verification;
+
+  /**
+   * @param catalog the exports in the sink, to list and download
+   * @param verification the chain and digests re-checked
+   */
+  public AuditResource(
+      AuditStore store,
+      AuditExports exports,
+      AuditKeys keys,
+      ExportCatalog catalog,
+      AuditVerification verification) {
     this.store = store;
     this.exports = exports;
     this.keys = keys;
+    this.catalog = catalog;
+    this.verification = verification;
+  }
+
+  /**
+   * The stored chain re-checked, and the digests of the last {@code days} UTC days, newest first.
+   */
+  @GET
+  @Path("verification")
+  public AuditVerificationView verification(@QueryParam("days") @DefaultValue("14") int days) {
+    if (days < 1 || days > MAX_DAYS) {
+      throw ApiException.field(ErrorCode.MALFORMED, "days", "must be between 1 and " + MAX_DAYS);
+    }
+    return verification.verify(days);
+  }
+
+  /** The exports in the sink, newest first. */
+  @GET
+  @Path("exports")
+  @RolesAllowed("auditor")
+  public AuditExportView.Listing exports() {
+    return new AuditExportView.Listing(catalog.list());
+  }
+
+  @GET
+  @Path("exports/{name}")
+  @RolesAllowed("auditor")
+  public AuditExportView export(@PathParam("name") String name) {
+    return catalog.get(name);
+  }
+
+  /** One blob of an export, the bytes as stored in the sink. */
+  @GET
+  @Path("exports/{name}/blobs/{blob}")
+  @RolesAllowed("auditor")
+  @Produces(MediaType.APPLICATION_OCTET_STREAM)
+  public Response download(@PathParam("name") String name, @PathParam("blob") String blob) {
+    var in = catalog.open(name, blob);
+    var file = blob.substring(blob.lastIndexOf('/') + 1);
+    StreamingOutput body =
+        out -> {
+          try (in) {
+            in.transferTo(out);
+          }
+        };
+    return Response.ok(body, MediaType.APPLICATION_OCTET_STREAM)
+        .header("Content-Disposition", "attachment; filename=\"" + name + "-" + file + "\"")
+        .build();
   }
 
   /** Events after {@code afterSeq}, oldest first, filtered. */

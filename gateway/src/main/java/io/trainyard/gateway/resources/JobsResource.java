@@ -12,14 +12,15 @@ import io.trainyard.gateway.audit.AuditEntry;
 import io.trainyard.gateway.audit.AuditLog;
 import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.Caller;
+import io.trainyard.gateway.db.JobFilter;
 import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.JobSearch;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.reconcile.JobLogs;
-import io.trainyard.spi.JobState;
 import io.trainyard.spi.LogQuery;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -42,10 +43,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 
 /** The jobs API: submit, list, show, cancel, logs, events. */
 @Path("/v1/jobs")
@@ -64,12 +63,14 @@ public final class JobsResource {
   private final AccessFeature.FailureListener denials;
   private final Clock clock;
   private final AlgorithmExpander algorithms;
+  private final JobSearch search;
 
   /**
    * @param audit where reading a job's logs is audited
    * @param follows how many log follows callers may hold on this replica, and for how long
    * @param denials hears of a cancel the caller may not make, to audit it like any refusal
    * @param algorithms expands jobs that name a registered algorithm
+   * @param search the filtered, paged list
    */
   public JobsResource(
       JobService jobs,
@@ -81,8 +82,10 @@ public final class JobsResource {
       FollowLimits follows,
       AccessFeature.FailureListener denials,
       Clock clock,
-      AlgorithmExpander algorithms) {
+      AlgorithmExpander algorithms,
+      JobSearch search) {
     this.algorithms = algorithms;
+    this.search = search;
     this.follows = follows;
     this.denials = denials;
     this.jobs = jobs;
@@ -122,27 +125,36 @@ public final class JobsResource {
         .build();
   }
 
+  /**
+   * The caller's visible jobs, newest first, filtered ({@link JobListQuery}), a page at a time:
+   * {@code next} continues with the same filters. Auditors read every team's list (never act).
+   */
   @GET
+  @RolesAllowed({"trainer", "team-admin", "platform-admin", "auditor"})
   public JobList list(
       @QueryParam("state") List<String> states,
       @QueryParam("limit") @DefaultValue("100") int limit,
+      @QueryParam("team") String team,
+      @QueryParam("backend") String backend,
+      @QueryParam("algorithm") String algorithm,
+      @QueryParam("owner") String owner,
+      @QueryParam("since") String since,
+      @QueryParam("until") String until,
+      @QueryParam("cursor") String cursor,
       @Context SecurityContext security) {
     if (limit < 1 || limit > MAX_LIST) {
       throw ApiException.field(ErrorCode.MALFORMED, "limit", "must be between 1 and " + MAX_LIST);
     }
-    var wanted = EnumSet.noneOf(JobState.class);
-    for (var s : states) {
-      try {
-        wanted.add(JobState.valueOf(s.toUpperCase(Locale.ROOT)));
-      } catch (IllegalArgumentException e) {
-        throw ApiException.field(ErrorCode.MALFORMED, "state", "unknown state '" + s + "'");
-      }
-    }
+    var asked = JobListQuery.parse(states, team, backend, algorithm, owner, since, until);
+    var after = JobListQuery.position(cursor, asked);
+    var rows = search.page(JobListQuery.visibleTo(Caller.of(security), asked), after, limit);
     var now = clock.instant();
-    return new JobList(
-        jobs.list(Caller.of(security), wanted, limit).stream()
-            .map(j -> JobView.of(j, now))
-            .toList());
+    String next = null;
+    if (rows.size() == limit) {
+      var last = rows.get(rows.size() - 1);
+      next = JobListQuery.cursor(asked, new JobFilter.Position(last.createdAt(), last.id()));
+    }
+    return new JobList(rows.stream().map(j -> JobView.of(j, now)).toList(), next);
   }
 
   @GET

@@ -105,14 +105,17 @@ class AuditFlowIT {
     assertThat(client.get("/v1/audit?limit=0", auditor).status()).isEqualTo(400);
     assertThat(client.post("/v1/audit/exports", admin, "application/json", "{}").status())
         .isEqualTo(403);
-    assertThat(client.get("/v1/jobs", auditor).status()).isEqualTo(403);
+    // An auditor reads every team's job list (issue 17) but never acts.
+    assertThat(client.get("/v1/jobs", auditor).status()).isEqualTo(200);
+    assertThat(client.post("/v1/jobs", auditor, "application/yaml", "kind: x").status())
+        .isEqualTo(403);
     // A refusal of a caller whose token was good is evidence with a name on it.
     var denied = client.get("/v1/audit?action=auth.denied", auditor).json().get("events");
     assertThat(denied.toString())
         .contains("alice")
         .contains("GET /v1/audit")
         .contains("POST /v1/audit/exports")
-        .contains("GET /v1/jobs");
+        .contains("POST /v1/jobs");
     var page = client.get("/v1/audit?limit=2&action=job.*", auditor).json();
     assertThat(page.get("events")).hasSize(2);
     assertThat(page.get("nextAfterSeq").asLong()).isEqualTo(page.at("/events/1/seq").asLong());

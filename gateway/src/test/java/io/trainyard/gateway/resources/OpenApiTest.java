@@ -24,6 +24,7 @@ class OpenApiTest {
             OpenApiResource.class,
             DevIssuerResource.class,
             TeamsResource.class,
+            SpendResource.class,
             WebhooksResource.class,
             AuditResource.class,
             AlgorithmsResource.class,
