@@ -10,33 +10,46 @@ import { BackendsPage } from "./pages/Backends.jsx";
 import { AlgorithmsPage } from "./pages/Algorithms.jsx";
 import { AuditPage } from "./pages/Audit.jsx";
 
+// The roles the API allows for each page's calls: a page the user's roles do not open says so
+// rather than calling the API to be refused.
+const WORK = ["trainer", "team-admin", "platform-admin"];
+const AUDIT = ["auditor", "platform-admin"];
 const NAV = [
-  ["/", "Jobs"],
-  ["/backends", "Backends"],
-  ["/algorithms", "Algorithms"],
-  ["/audit", "Audit"],
+  ["/", "Jobs", WORK],
+  ["/backends", "Backends", WORK],
+  ["/algorithms", "Algorithms", WORK],
+  ["/audit", "Audit", AUDIT],
 ];
+
+function Refused({ title, roles, id }) {
+  const mine = currentUser().roles.filter((r) => [...WORK, ...AUDIT].includes(r));
+  const other = NAV.find(([, , need]) => hasRole(...need));
+  return (
+    <section>
+      <h1>{title}</h1>
+      <p class="error" role="alert" id={id}>
+        {title} is open to the {roles.join(", ")} roles; you have {mine.join(", ") || "none of them"}.
+        {other && (
+          <>
+            {" "}
+            See <a href={other[0]}>{other[1]}</a>.
+          </>
+        )}
+      </p>
+    </section>
+  );
+}
 
 function Page({ path, params }) {
   const job = path.match(/^\/jobs\/([0-9a-z]{26})$/);
-  if (path === "/" || path === "/jobs") return <JobsPage params={params} />;
-  if (job) return <JobPage id={job[1]} />;
-  if (path === "/compare") return <ComparePage params={params} />;
-  if (path === "/backends") return <BackendsPage />;
-  if (path === "/algorithms") return <AlgorithmsPage />;
-  if (path === "/audit") {
-    return hasRole("auditor", "platform-admin") ? (
-      <AuditPage params={params} />
-    ) : (
-      <section>
-        <h1>Audit</h1>
-        <p class="error" role="alert" id="audit-refused">
-          The audit trail is open to the auditor and platform-admin roles; you have{" "}
-          {currentUser().roles.join(", ") || "none"}.
-        </p>
-      </section>
-    );
-  }
+  const allowed = (roles, title, page, id) =>
+    hasRole(...roles) ? page : <Refused title={title} roles={roles} id={id || `refused`} />;
+  if (path === "/" || path === "/jobs") return allowed(WORK, "Jobs", <JobsPage params={params} />);
+  if (job) return allowed(WORK, "Job", <JobPage id={job[1]} />);
+  if (path === "/compare") return allowed(WORK, "Compare", <ComparePage params={params} />);
+  if (path === "/backends") return allowed(WORK, "Backends", <BackendsPage />);
+  if (path === "/algorithms") return allowed(WORK, "Algorithms", <AlgorithmsPage />);
+  if (path === "/audit") return allowed(AUDIT, "Audit", <AuditPage params={params} />, "audit-refused");
   return (
     <section>
       <h1>Not found</h1>
@@ -92,7 +105,7 @@ function App() {
           Trainyard
         </a>
         <nav aria-label="Pages">
-          {NAV.map(([href, label]) => (
+          {NAV.filter(([, , roles]) => hasRole(...roles)).map(([href, label]) => (
             <a href={href} aria-current={(href === "/" ? path === "/" || path.startsWith("/jobs") : path.startsWith(href)) ? "page" : undefined}>
               {label}
             </a>

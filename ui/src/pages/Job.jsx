@@ -179,6 +179,7 @@ function metricChart(series, byEpoch) {
         borderColor: PALETTE[i % PALETTE.length],
         backgroundColor: PALETTE[i % PALETTE.length],
         pointRadius: 2,
+        borderDash: i ? [6, 3 + i] : [],
       })),
     },
     options: {
