@@ -9,14 +9,17 @@ import { ComparePage } from "./pages/Compare.jsx";
 import { BackendsPage } from "./pages/Backends.jsx";
 import { AlgorithmsPage } from "./pages/Algorithms.jsx";
 import { AuditPage } from "./pages/Audit.jsx";
+import { SpendPage } from "./pages/Spend.jsx";
 
 // The roles the API allows for each page's calls: a page the user's roles do not open says so
 // rather than calling the API to be refused.
 const WORK = ["trainer", "team-admin", "platform-admin"];
 const AUDIT = ["auditor", "platform-admin"];
+const SPEND = ["team-admin", "platform-admin"];
 const NAV = [
   ["/", "Jobs", WORK],
   ["/backends", "Backends", WORK],
+  ["/spend", "Spend", SPEND],
   ["/algorithms", "Algorithms", WORK],
   ["/audit", "Audit", AUDIT],
 ];
@@ -48,6 +51,7 @@ function Page({ path, params }) {
   if (job) return allowed(WORK, "Job", <JobPage id={job[1]} />);
   if (path === "/compare") return allowed(WORK, "Compare", <ComparePage params={params} />);
   if (path === "/backends") return allowed(WORK, "Backends", <BackendsPage />);
+  if (path === "/spend") return allowed(SPEND, "Spend", <SpendPage />);
   if (path === "/algorithms") return allowed(WORK, "Algorithms", <AlgorithmsPage />);
   if (path === "/audit") return allowed(AUDIT, "Audit", <AuditPage params={params} />, "audit-refused");
   return (

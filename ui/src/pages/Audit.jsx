@@ -45,7 +45,9 @@ async function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function Exports() {
+const DOWNLOAD = "/v1/audit/exports/{name}/blobs/{blob}";
+
+function Exports({ served }) {
   const [format, setFormat] = useState("jsonl");
   const [result, setResult] = useState(null);
   const [error, setError] = useState(null);
@@ -78,11 +80,19 @@ function Exports() {
       {result && (
         <p id="export-result">
           Export {result.name}: chain {result.chainIntactAtExport ? "intact" : "BROKEN"} at export.{" "}
-          {result.blobs.map((b) => (
-            <button type="button" class="link" onClick={() => download(result.name, b).catch(setError)}>
-              Download {b.split("/").pop()}
-            </button>
-          ))}
+          {served.has(DOWNLOAD) ? (
+            <span class="downloads">
+              {result.blobs.map((b) => (
+                <button type="button" class="link" onClick={() => download(result.name, b).catch(setError)}>
+                  Download {b.split("/").pop()}
+                </button>
+              ))}
+            </span>
+          ) : (
+            <span class="muted">
+              Written to the export sink as {result.blobs.join(", ")}; downloading here comes with a gateway that serves GET {DOWNLOAD}.
+            </span>
+          )}
         </p>
       )}
     </form>
@@ -93,7 +103,8 @@ export function AuditPage({ params }) {
   const filters = Object.fromEntries(FIELDS.map((k) => [k, params.get(k) || ""]));
   const [draft, setDraft] = useState(filters);
   const [open, setOpen] = useState(null);
-  const { data, error } = useApi(`/v1/audit${query({ ...filters, limit: 100 })}`);
+  const [after, setAfter] = useState(0);
+  const { data, error } = useApi(`/v1/audit${query({ ...filters, limit: 100, afterSeq: after || "" })}`);
   const events = data?.events || [];
   const served = useServedPaths();
   return (
@@ -102,13 +113,14 @@ export function AuditPage({ params }) {
       <h2>Verification</h2>
       <Verification served={served.has("/v1/audit/verification")} />
       <h2>Export</h2>
-      <Exports />
+      <Exports served={served} />
       <h2>Events</h2>
       <form
         class="filters"
         aria-label="Filter events"
         onSubmit={(e) => {
           e.preventDefault();
+          setAfter(0);
           navigate(`/audit${query(draft)}`);
         }}
       >
@@ -160,7 +172,12 @@ export function AuditPage({ params }) {
                       </dd>
                       <dt>prevHash</dt>
                       <dd>
-                        <code>{e.prevHash}</code>
+                        <code>{e.prevHash || "— (the first event)"}</code>{" "}
+                        {e.seq > 1 && events.some((x) => x.seq === e.seq - 1) && (
+                          <button type="button" class="link" onClick={() => setOpen(e.seq - 1)}>
+                            event #{e.seq - 1}
+                          </button>
+                        )}
                       </dd>
                       <dt>hash</dt>
                       <dd>
@@ -175,6 +192,16 @@ export function AuditPage({ params }) {
           ))}
         </tbody>
       </table>
+      {after > 0 && (
+        <button type="button" onClick={() => setAfter(0)}>
+          First page
+        </button>
+      )}{" "}
+      {data?.nextAfterSeq && (
+        <button type="button" id="audit-next" onClick={() => setAfter(data.nextAfterSeq)}>
+          Next page
+        </button>
+      )}
     </section>
   );
 }
