@@ -121,9 +121,20 @@ function Logs({ job }) {
       },
       controller.signal,
     )
-      .then(() => {
+      .then(async () => {
         flush();
-        setStatus(follow ? "the job ended; the log is complete" : "");
+        if (!follow) {
+          setStatus("");
+          return;
+        }
+        // The follow ended with the job: read the whole log once more, so that lines the
+        // replicas wrote while the job was ending are shown too.
+        const all = [];
+        await streamLines(`/v1/jobs/${job.id}/logs${query({ replica: applied })}`, (line) => all.push(line), controller.signal);
+        clearTimeout(timer);
+        buffer.length = 0;
+        setLines(all.slice(-5000));
+        setStatus("the job ended; the log is complete");
       })
       .catch((e) => {
         if (e.name !== "AbortError") {

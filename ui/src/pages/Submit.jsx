@@ -139,7 +139,7 @@ spec:
             </label>
             <label>
               Job name
-              <input id="algorithm-job-name" required pattern="[a-z0-9]([-a-z0-9]*[a-z0-9])?" value={name} onInput={(e) => setName(e.target.value)} />
+              <input id="algorithm-job-name" required pattern="[a-z0-9]([a-z0-9\-]*[a-z0-9])?" value={name} onInput={(e) => setName(e.target.value)} />
             </label>
             {chosen && <p class="muted">Version {chosen.version?.reference}</p>}
             {specs.map((h) => (
@@ -147,13 +147,14 @@ spec:
                 {h.name}
                 {h.required ? " (required)" : ""}
                 {h.values?.length ? (
-                  <select value={values[h.name]} onChange={(e) => setValues({ ...values, [h.name]: e.target.value })}>
+                  <select id={`hp-${h.name}`} value={values[h.name]} onChange={(e) => setValues({ ...values, [h.name]: e.target.value })}>
                     {h.values.map((v) => (
                       <option value={v}>{v}</option>
                     ))}
                   </select>
                 ) : (
                   <input
+                    id={`hp-${h.name}`}
                     value={values[h.name]}
                     required={!!h.required}
                     title={h.description || ""}

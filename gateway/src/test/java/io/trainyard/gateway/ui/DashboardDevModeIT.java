@@ -41,6 +41,21 @@ class DashboardDevModeIT {
   static final DropwizardAppExtension<TrainyardConfiguration> APP =
       DevApp.onFreePorts(DIR, config());
 
+  private static final String ALGORITHM =
+      """
+      name: echo-train
+      description: prints the hyperparameters it is given
+      framework: pytorch
+      image: python:3.11-slim
+      command: [bash, -c, 'echo "train-args: $*"', train]
+      args: [--data=/data]
+      replicas: {master: 1}
+      hyperparameters:
+        - {name: lr, type: float, default: 0.001, min: 0, max: 1}
+        - {name: epochs, type: int, default: 2, min: 1, max: 50}
+        - {name: optimizer, type: enum, values: [adamw, sgd], default: adamw}
+      """;
+
   private static Browser browser;
   private static String base;
   private static String firstJob;
@@ -84,7 +99,16 @@ class DashboardDevModeIT {
   @Order(2)
   void submitsAJobByPastedYamlAndWatchsItSucceed() {
     firstJob = submit("dash-one", 6);
+    // The page opened on a live job follows its log (a fetch stream) until the job ends.
+    assertThat(browser.awaitVisible("#log-follow").isSelected()).isTrue();
     awaitSucceeded();
+    browser.await(
+        "the followed log, complete",
+        d ->
+            d.findElement(By.id("log-status")).getText().contains("the log is complete")
+                    && d.findElement(By.id("logs")).getText().contains("learned weights")
+                ? true
+                : null);
     browser.screenshot("job");
   }
 
@@ -177,6 +201,53 @@ class DashboardDevModeIT {
 
   @Test
   @Order(7)
+  void submitsByAlgorithmAndHyperparameters() {
+    var token =
+        io.trainyard.auth.DevIssuer.loadOrCreate(
+                DIR, io.trainyard.gateway.config.AuthConfig.DEV_ISSUER)
+            .mint(
+                "alice",
+                java.util.Set.of("nlp"),
+                java.util.Set.of("trainer"),
+                java.time.Duration.ofMinutes(5));
+    var registered =
+        new GatewayClient(APP.getLocalPort())
+            .post("/v1/algorithms", token, "application/yaml", ALGORITHM);
+    assertThat(registered.status()).as(registered.body()).isEqualTo(201);
+
+    go("/");
+    browser.awaitVisible("#new-job").click();
+    browser.awaitVisible("#mode-algorithm").click();
+    browser.await(
+        "the registry",
+        d ->
+            d.findElements(By.cssSelector("#algorithm option[value='nlp/echo-train']")).isEmpty()
+                ? null
+                : true);
+    new org.openqa.selenium.support.ui.Select(browser.find("#algorithm"))
+        .selectByValue("nlp/echo-train");
+    var lr = browser.awaitVisible("#hp-lr");
+    lr.clear();
+    lr.sendKeys("0.02");
+    new org.openqa.selenium.support.ui.Select(browser.find("#hp-optimizer")).selectByValue("sgd");
+    browser.find("#algorithm-job-name").sendKeys("dash-echo");
+    browser.find("#submit-job").click();
+    browser.await(
+        "the job's page", d -> d.getCurrentUrl().matches(".*/jobs/[0-9a-z]{26}$") ? true : null);
+    awaitSucceeded();
+    browser.await(
+        "the hyperparameters as arguments",
+        d -> {
+          var text = d.findElement(By.id("logs")).getText();
+          return text.contains("train-args: --data=/data --lr=0.02")
+                  && text.contains("--optimizer=sgd")
+              ? true
+              : null;
+        });
+  }
+
+  @Test
+  @Order(8)
   void theAuditPageRefusesATrainerAndServesAnAuditor() throws Exception {
     go("/audit");
     assertThat(browser.awaitVisible("#audit-refused").getText()).contains("auditor");
@@ -196,7 +267,7 @@ class DashboardDevModeIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void servesThePagesWithAStrictContentSecurityPolicy() throws Exception {
     var client = new GatewayClient(APP.getLocalPort());
     var page = client.get("/jobs/" + firstJob, null);
