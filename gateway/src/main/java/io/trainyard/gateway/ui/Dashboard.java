@@ -86,6 +86,11 @@ public final class Dashboard {
       settings.put("tokenEndpoint", orElse(config.getTokenEndpoint(), keycloak + "/token"));
       settings.put(
           "endSessionEndpoint", orElse(config.getEndSessionEndpoint(), keycloak + "/logout"));
+      // The browser calls the token endpoint itself: its origin joins the issuer's in connect-src.
+      var tokenOrigin = origin((String) settings.get("tokenEndpoint"));
+      if (tokenOrigin != null && !tokenOrigin.equals(issuerOrigin)) {
+        issuerOrigin = issuerOrigin + " " + tokenOrigin;
+      }
     }
     settings.put("scope", config.getScope());
     settings.put("teamsClaim", auth.getTeamsClaim());
@@ -112,8 +117,12 @@ public final class Dashboard {
     return configured == null || configured.isBlank() ? fallback : configured;
   }
 
+  /** The origin of an absolute URL; null for a relative one. */
   static String origin(String url) {
     var uri = URI.create(url);
+    if (uri.getScheme() == null || uri.getHost() == null) {
+      return null;
+    }
     var port = uri.getPort() == -1 ? "" : ":" + uri.getPort();
     return uri.getScheme() + "://" + uri.getHost() + port;
   }

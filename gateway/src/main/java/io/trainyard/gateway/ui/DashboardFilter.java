@@ -44,8 +44,8 @@ public final class DashboardFilter implements Filter {
 
   /**
    * @param config the JSON of {@code /ui-config.json}
-   * @param issuerOrigin the IdP's origin ({@code https://sso.example.com}), or null when it is this
-   *     gateway (dev mode)
+   * @param issuerOrigin the IdP's origin ({@code https://sso.example.com}), space-separated when
+   *     its token endpoint is on another; null when the issuer is this gateway (dev mode)
    */
   public DashboardFilter(DashboardAssets assets, Supplier<String> config, String issuerOrigin) {
     this.assets = assets;
