@@ -340,7 +340,11 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                         signIn ->
                             jersey.register(
                                 new DevSignInResource(
-                                    signIn, dashboard.policy(), dashboard.stylesheet()))));
+                                    signIn,
+                                    dashboard.policy(),
+                                    dashboard.stylesheet(),
+                                    audit.log(),
+                                    clock))));
   }
 
   /**

@@ -32,14 +32,30 @@ import java.util.Map;
  */
 @Path("/dev-idp")
 public final class DevSignInResource {
+  /** The audit action of a dev sign-in: who signed in as whom, from where. */
+  public static final String DEV_SIGN_IN = "auth.dev-sign-in";
+
   private final DevSignIn signIn;
   private final String policy;
   private final String stylesheet;
+  private final io.trainyard.gateway.audit.AuditLog audit;
+  private final java.time.Clock clock;
 
-  public DevSignInResource(DevSignIn signIn, String policy, String stylesheet) {
+  /**
+   * @param audit records every sign-in before its authorization code is handed out (fail closed: no
+   *     record, no code)
+   */
+  public DevSignInResource(
+      DevSignIn signIn,
+      String policy,
+      String stylesheet,
+      io.trainyard.gateway.audit.AuditLog audit,
+      java.time.Clock clock) {
     this.signIn = signIn;
     this.policy = policy;
     this.stylesheet = stylesheet;
+    this.audit = audit;
+    this.clock = clock;
   }
 
   @GET
@@ -117,8 +133,9 @@ public final class DevSignInResource {
       return page(response, 200, fields, problem, name, String.join(", ", teamSet), roleSet);
     }
     try {
+      var identity = new DevSignIn.Identity(name, teamSet, roleSet);
       var target =
-          signIn.authorize(checked, oneTimeCode, new DevSignIn.Identity(name, teamSet, roleSet));
+          signIn.authorize(checked, oneTimeCode, identity, () -> record(identity, request));
       return Response.seeOther(target).header("Cache-Control", "no-store").build();
     } catch (ApiException e) {
       return page(
@@ -160,6 +177,25 @@ public final class DevSignInResource {
         .header("Cache-Control", "no-store")
         .header("Pragma", "no-cache")
         .build();
+  }
+
+  private void record(DevSignIn.Identity identity, HttpServletRequest request) {
+    var details = new java.util.LinkedHashMap<String, Object>();
+    details.put("teams", new java.util.TreeSet<>(identity.teams()));
+    details.put("roles", new java.util.TreeSet<>(identity.roles()));
+    audit.record(
+        io.trainyard.gateway.audit.AuditEntry.builder(
+                clock.instant(),
+                new io.trainyard.audit.AuditActor(
+                    "dev:" + identity.user(),
+                    identity.user(),
+                    signIn.clientId(),
+                    request.getRemoteAddr(),
+                    org.slf4j.MDC.get(io.trainyard.gateway.errors.RequestIds.MDC_KEY)),
+                DEV_SIGN_IN,
+                "dev-idp")
+            .details(details)
+            .build());
   }
 
   private static void loopbackOnly(HttpServletRequest request) {

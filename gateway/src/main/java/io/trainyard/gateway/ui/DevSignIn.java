@@ -148,6 +148,15 @@ public final class DevSignIn {
    * @throws ApiException naming {@code code} when it is wrong (the fifth wrong guess replaces it)
    */
   public URI authorize(Request request, String offeredCode, Identity identity) {
+    return authorize(request, offeredCode, identity, () -> {});
+  }
+
+  /**
+   * As {@link #authorize(Request, String, Identity)}, running {@code before} (the audit record)
+   * once the code is accepted and before an authorization code exists; if it throws, no code is
+   * given (the one-time code is used up all the same).
+   */
+  public URI authorize(Request request, String offeredCode, Identity identity, Runnable before) {
     synchronized (this) {
       var offered = offeredCode == null ? "" : offeredCode.strip();
       if (!MessageDigest.isEqual(
@@ -162,6 +171,7 @@ public final class DevSignIn {
       }
       rotate();
     }
+    before.run();
     var code = random();
     grants.put(code, new Grant(identity, request, clock.instant().plus(CODE_LIFETIME)));
     var query =

@@ -258,6 +258,15 @@ class DashboardDevModeIT {
     browser.await(
         "audit events",
         d -> d.findElements(By.cssSelector("#audit-events tbody tr")).size() > 3 ? true : null);
+    // Each dashboard sign-in is in the trail: alice's (twice) and carol's.
+    go("/audit?action=auth.dev-sign-in");
+    browser.await(
+        "the sign-ins",
+        d -> d.findElements(By.cssSelector("#audit-events tbody tr")).size() == 3 ? true : null);
+    go("/audit");
+    browser.await(
+        "all events",
+        d -> d.findElements(By.cssSelector("#audit-events tbody tr")).size() > 3 ? true : null);
     browser.find("#audit-events tbody tr button").click();
     assertThat(browser.awaitVisible(".event-detail").getText()).contains("eventHash");
     browser.find("#start-export").click();

@@ -54,6 +54,23 @@ class DevSignInTest {
   }
 
   @Test
+  void noCodeIsGivenWhenTheSignInCannotBeAudited() {
+    var first = printed.get(0);
+    assertThatThrownBy(
+            () ->
+                signIn.authorize(
+                    request(),
+                    first,
+                    alice(),
+                    () -> {
+                      throw new IllegalStateException("audit down");
+                    }))
+        .hasMessage("audit down");
+    // The one-time code is spent all the same.
+    assertThat(printed).hasSize(2);
+  }
+
+  @Test
   void fiveWrongCodesReplaceIt() {
     var code = printed.get(0);
     for (int i = 0; i < DevSignIn.MAX_WRONG_GUESSES; i++) {
