@@ -71,7 +71,9 @@ import io.trainyard.gateway.resources.AlgorithmsResource;
 import io.trainyard.gateway.resources.AuditResource;
 import io.trainyard.gateway.resources.BackendsResource;
 import io.trainyard.gateway.resources.DevIssuerResource;
+import io.trainyard.gateway.resources.DevSignInResource;
 import io.trainyard.gateway.resources.FollowLimits;
+import io.trainyard.gateway.resources.JobDecisionResource;
 import io.trainyard.gateway.resources.JobsResource;
 import io.trainyard.gateway.resources.MetricsResource;
 import io.trainyard.gateway.resources.OpenApiResource;
@@ -369,6 +371,28 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new MetricsResource.Compare(metricsResource));
     jersey.register(new OpenApiResource());
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
+    jersey.register(new JobDecisionResource(service, json));
+    // The dashboard at GET / (README "The dashboard"); in dev mode, its sign-in page.
+    io.trainyard.gateway.ui.Dashboard.install(
+            environment,
+            config.getDashboard(),
+            config.getAuth(),
+            auth.devIssuer(),
+            publicUrl,
+            clock)
+        .ifPresent(
+            dashboard ->
+                dashboard
+                    .devSignIn()
+                    .ifPresent(
+                        signIn ->
+                            jersey.register(
+                                new DevSignInResource(
+                                    signIn,
+                                    dashboard.policy(),
+                                    dashboard.stylesheet(),
+                                    audit.log(),
+                                    clock))));
   }
 
   /**

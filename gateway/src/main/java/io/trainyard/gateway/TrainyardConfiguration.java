@@ -49,6 +49,11 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
   @Valid @NotNull private MetricsConfig metrics = new MetricsConfig();
   @Valid @NotNull private GatewayConfig gateway = new GatewayConfig();
+
+  @Valid @NotNull
+  private io.trainyard.gateway.config.DashboardConfig dashboard =
+      new io.trainyard.gateway.config.DashboardConfig();
+
   @NotNull private String dataDir = "data";
 
   @NotNull
@@ -182,6 +187,17 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setGateway(GatewayConfig gateway) {
     this.gateway = gateway;
+  }
+
+  /** The dashboard at {@code GET /} and how it signs in. */
+  @JsonProperty
+  public io.trainyard.gateway.config.DashboardConfig getDashboard() {
+    return dashboard;
+  }
+
+  @JsonProperty
+  public void setDashboard(io.trainyard.gateway.config.DashboardConfig dashboard) {
+    this.dashboard = dashboard;
   }
 
   @JsonProperty

@@ -85,6 +85,26 @@ public final class BootstrapIdpCommand extends ConfiguredCommand<TrainyardConfig
         .help("environment variable holding the demo users' password (needed with --demo-users)");
   }
 
+  /** The dashboard as browsers reach it: gateway.publicUrl, else the app port on 127.0.0.1. */
+  static String dashboardUrl(TrainyardConfiguration config) {
+    var configured = config.getGateway().getPublicUrl();
+    if (configured != null) {
+      return configured.toString().replaceAll("/+$", "");
+    }
+    var port = 8080;
+    if (config.getServerFactory()
+        instanceof io.dropwizard.core.server.DefaultServerFactory server) {
+      for (var connector : server.getApplicationConnectors()) {
+        if (connector instanceof io.dropwizard.jetty.HttpConnectorFactory http
+            && http.getPort() > 0) {
+          port = http.getPort();
+          break;
+        }
+      }
+    }
+    return "http://127.0.0.1:" + port;
+  }
+
   @Override
   protected void run(
       Bootstrap<TrainyardConfiguration> bootstrap,
@@ -101,7 +121,8 @@ public final class BootstrapIdpCommand extends ConfiguredCommand<TrainyardConfig
             teams(config, namespace.getList("team")),
             namespace.getBoolean("allow_password_grant"),
             secretFromEnv(namespace.getString("gateway_secret_env")),
-            demoPassword(namespace));
+            demoPassword(namespace),
+            dashboardUrl(config));
     String adminPassword = adminPassword(namespace.getString("admin_password_env"));
     var adminUser = namespace.getString("admin_user");
     // Fail closed: the realm is touched only when its audit event can be written.

@@ -17,6 +17,9 @@ import java.util.TreeMap;
  *     an existing client as it is (a new one gets it off)
  * @param apiClientSecret the secret to give the gateway's client, or null to let Keycloak pick one
  * @param demoPassword the password of the demo users, or null for none
+ * @param dashboardUrl where browsers reach the gateway's dashboard ({@code gateway.publicUrl}, else
+ *     its loopback address): the public client's redirect URI ({@code /callback}), web origin and
+ *     post-logout redirect; null for none
  */
 public record BootstrapPlan(
     String realm,
@@ -26,7 +29,8 @@ public record BootstrapPlan(
     Map<String, TeamConfig> teams,
     boolean passwordGrant,
     String apiClientSecret,
-    String demoPassword) {
+    String demoPassword,
+    String dashboardUrl) {
 
   public BootstrapPlan {
     Objects.requireNonNull(realm, "realm");

@@ -80,14 +80,32 @@ final class ClientBootstrap {
     // Only ever switched on: without --allow-password-grant an existing client keeps its choice.
     client.setDirectAccessGrantsEnabled(plan.passwordGrant() ? Boolean.TRUE : null);
     client.setServiceAccountsEnabled(false);
-    // Native-app loopback redirects (RFC 8252) for a browser login with PKCE.
-    client.setRedirectUris(List.of("http://127.0.0.1/*", "http://localhost/*"));
-    client.setAttributes(
+    // Native-app loopback redirects (RFC 8252) for a browser login with PKCE, and the dashboard's
+    // sign-in at gateway.publicUrl: its /callback, its origin (CORS for the token endpoint, which
+    // the dashboard calls from the browser) and where logout returns.
+    var redirects = new ArrayList<>(List.of("http://127.0.0.1/*", "http://localhost/*"));
+    var attributes =
         new HashMap<>(
             Map.of(
                 "pkce.code.challenge.method", "S256",
-                "oauth2.device.authorization.grant.enabled", "true")));
+                "oauth2.device.authorization.grant.enabled", "true"));
+    var dashboard = plan.dashboardUrl();
+    if (dashboard != null) {
+      redirects.add(dashboard + "/callback");
+      client.setWebOrigins(List.of(origin(dashboard)));
+      attributes.put("post.logout.redirect.uris", dashboard + "/*");
+    }
+    client.setRedirectUris(redirects);
+    client.setAttributes(attributes);
     return client;
+  }
+
+  private static String origin(String url) {
+    var uri = java.net.URI.create(url);
+    return uri.getScheme()
+        + "://"
+        + uri.getHost()
+        + (uri.getPort() == -1 ? "" : ":" + uri.getPort());
   }
 
   /** Creates the client, or puts back the settings above where they differ; returns its id. */
@@ -167,6 +185,15 @@ final class ClientBootstrap {
       desired.getRedirectUris().stream().filter(u -> !uris.contains(u)).forEach(uris::add);
       existing.setRedirectUris(uris);
       changed.add("redirectUris");
+    }
+    if (desired.getWebOrigins() != null
+        && !Objects.requireNonNullElse(existing.getWebOrigins(), List.of())
+            .containsAll(desired.getWebOrigins())) {
+      var origins =
+          new ArrayList<>(Objects.requireNonNullElse(existing.getWebOrigins(), List.of()));
+      desired.getWebOrigins().stream().filter(o -> !origins.contains(o)).forEach(origins::add);
+      existing.setWebOrigins(origins);
+      changed.add("webOrigins");
     }
     return changed;
   }

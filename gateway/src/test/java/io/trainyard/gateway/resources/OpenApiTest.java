@@ -23,6 +23,8 @@ class OpenApiTest {
             BackendsResource.class,
             OpenApiResource.class,
             DevIssuerResource.class,
+            DevSignInResource.class,
+            JobDecisionResource.class,
             TeamsResource.class,
             SpendResource.class,
             WebhooksResource.class,
