@@ -128,6 +128,6 @@ final class OfferRanking {
         + (free == null
             ? ": free capacity not reported"
             : free > 0 ? ": " + free + " instance(s) free now" : ": no free capacity, must wait")
-        + (ahead == null ? ", waiting ahead unknown" : ", " + ahead.describe());
+        + (ahead == null ? "" : ", " + ahead.describe());
   }
 }
