@@ -85,7 +85,9 @@ final class SageMakerPlacements {
         null,
         null,
         null,
-        notes(spec, shape, spot, need));
+        notes(spec, shape, spot, need),
+        io.trainyard.spi.WaitingAhead.unknown(
+            "SageMaker's API tells no queue ahead of a new training job: CreateTrainingJob starts it or refuses it for capacity (ResourceLimitExceeded)"));
   }
 
   private List<String> notes(JobSpec spec, InstanceShape shape, boolean spot, Need need) {
