@@ -42,6 +42,9 @@ class RouterPoliciesTest {
     assertThat(spot.notes()).anyMatch(n -> n.startsWith("spot: 25% interruptions"));
     assertThat(offer(decision, "ondemand").estimatedTotalUsd()).isEqualByComparingTo("750");
     assertThat(decision.choice()).isEqualTo("cheapest: the lowest estimatedTotalUsd, $750");
+    // Budgets and job rows count estimatedUsd: the whole job, spot re-runs included, not 7 × 100.
+    assertThat(spot.estimatedUsd()).isEqualByComparingTo(spot.estimatedTotalUsd());
+    assertThat(spot.estimatedUsd()).isGreaterThan(new BigDecimal("700"));
   }
 
   @Test

@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param waitingAhead what waits ahead of this job for the placement's capacity (pending pods,
  *     queued jobs) and where the figure came from; null when the backend says nothing (the gateway
  *     then adds its own knowledge: jobs it placed there that have not started)
+ * @param storageGbPerInstance a storage volume the platform provisions and bills per instance for
+ *     the job's run (SageMaker's ML storage, {@code VolumeSizeInGB}); null when none is billed
+ *     apart from the hourly price
  */
 public record Placement(
     String backendId,
@@ -33,7 +36,8 @@ public record Placement(
     BigDecimal clusterFeeUsdPerHour,
     Integer freeCapacity,
     List<String> notes,
-    @JsonInclude(JsonInclude.Include.NON_NULL) WaitingAhead waitingAhead) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) WaitingAhead waitingAhead,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer storageGbPerInstance) {
   public Placement {
     Objects.requireNonNull(backendId, "backendId");
     Objects.requireNonNull(provider, "provider");
@@ -41,6 +45,37 @@ public record Placement(
     Objects.requireNonNull(region, "region");
     lines = List.copyOf(lines);
     notes = notes == null ? List.of() : List.copyOf(notes);
+    if (storageGbPerInstance != null && storageGbPerInstance < 0) {
+      throw new IllegalArgumentException("storageGbPerInstance must be 0 or more");
+    }
+  }
+
+  /** A placement with no storage billed apart. */
+  public Placement(
+      String backendId,
+      String provider,
+      String service,
+      String region,
+      boolean spot,
+      List<PlacementLine> lines,
+      BigDecimal operatorUsdPerHour,
+      BigDecimal clusterFeeUsdPerHour,
+      Integer freeCapacity,
+      List<String> notes,
+      WaitingAhead waitingAhead) {
+    this(
+        backendId,
+        provider,
+        service,
+        region,
+        spot,
+        lines,
+        operatorUsdPerHour,
+        clusterFeeUsdPerHour,
+        freeCapacity,
+        notes,
+        waitingAhead,
+        null);
   }
 
   /** A placement whose backend says nothing of what waits ahead. */
@@ -82,6 +117,7 @@ public record Placement(
         clusterFeeUsdPerHour,
         freeCapacity,
         notes,
-        ahead);
+        ahead,
+        storageGbPerInstance);
   }
 }
