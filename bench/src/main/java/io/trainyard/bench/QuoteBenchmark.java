@@ -34,8 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The spec names a checkpoint: it runs 3 h, past {@code placement.spotNeedsCheckpointAfter}'s
  * default 1 h, so without one every spot placement would be refused by the checkpoint rule before
- * it is priced, and the benchmark would compare on-demand offers only. With it, the spot offers
- * are priced, given their expected re-run time and compared again.
+ * it is priced, and the benchmark would compare on-demand offers only. With it, the spot offers are
+ * priced, given their expected re-run time and compared again.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar QuoteBenchmark -bm sample -tu us}
  */
