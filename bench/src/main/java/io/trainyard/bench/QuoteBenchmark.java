@@ -32,6 +32,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * service and region (so the router prices every row once), as a cluster with many node pools or a
  * managed service with many instance types would.
  *
+ * <p>The spec names a checkpoint: it runs 3 h, past {@code placement.spotNeedsCheckpointAfter}'s
+ * default 1 h, so without one every spot placement would be refused by the checkpoint rule before
+ * it is priced, and the benchmark would compare on-demand offers only. With it, the spot offers are
+ * priced, given their expected re-run time and compared again.
+ *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar QuoteBenchmark -bm sample -tu us}
  */
 @State(Scope.Benchmark)
@@ -56,6 +61,7 @@ public class QuoteBenchmark {
         replicas: {master: 1, worker: 3}
         estimatedHours: 3
         maxRuntime: 6h
+        checkpoint: {uri: s3://ml-ckpt/bert-imdb/}
         placement: {policy: cheapest, spot: allowed, maxHourlyUsd: 400}
       """;
 

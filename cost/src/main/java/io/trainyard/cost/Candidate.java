@@ -12,7 +12,9 @@ import java.util.Objects;
  * rejected, with the reason. The whole table is the decision's evidence.
  *
  * @param hourlyUsd after discounts; null when not priced
- * @param estimatedUsd hourly × estimated hours; null when not priced
+ * @param estimatedUsd what budgets and job rows count for the job: the whole-job {@code
+ *     estimatedTotalUsd} when there is one, else hourly × estimated hours (the spec's, or the
+ *     gateway's default); null when not priced
  * @param estimatedTotalUsd the whole job: hourly × (the spec's {@code estimatedHours}, else {@code
  *     maxRuntime}, plus expected spot re-run time) + per-job charges; null when not priced or the
  *     spec gives no duration. The notes say how it was made ({@link JobTotalEstimator})
@@ -55,7 +57,11 @@ public record Candidate(
     return with(false, reason, rejectionKind);
   }
 
-  /** This offer with its whole-job total; the total's notes follow the offer's own. */
+  /**
+   * This offer with its whole-job total, which is also its {@code estimatedUsd} (budgets and job
+   * rows count the whole job: spot re-runs and per-job charges included); the total's notes follow
+   * the offer's own.
+   */
   Candidate withTotal(JobTotal total) {
     var all = new java.util.ArrayList<>(notes);
     all.addAll(total.notes());
@@ -65,7 +71,7 @@ public record Candidate(
         region,
         spot,
         hourlyUsd,
-        estimatedUsd,
+        total.usd(),
         total.usd(),
         estimated,
         chosen,

@@ -108,7 +108,9 @@ public final class JobTotalEstimator {
               + "/h");
     }
     var billed = hours.add(rerun);
-    var usd = hourlyUsd.multiply(billed).add(charge.usd()).setScale(4, RoundingMode.HALF_UP);
+    var storage = storageUsd(placement, billed, notes);
+    var perJob = charge.usd().add(storage);
+    var usd = hourlyUsd.multiply(billed).add(perJob).setScale(4, RoundingMode.HALF_UP);
     notes.add(
         0,
         "total: $"
@@ -116,12 +118,51 @@ public final class JobTotalEstimator {
             + "/h × "
             + billed.stripTrailingZeros().toPlainString()
             + " h"
-            + (charge.usd().signum() > 0
-                ? " + $" + charge.usd().stripTrailingZeros().toPlainString() + " per job"
+            + (perJob.signum() > 0
+                ? " + $" + perJob.stripTrailingZeros().toPlainString() + " per job"
                 : "")
             + " = $"
             + usd.stripTrailingZeros().toPlainString());
-    return new JobTotal(usd, hours, rerun, charge.usd(), notes);
+    return new JobTotal(usd, hours, rerun, perJob, notes);
+  }
+
+  /**
+   * The storage volume billed per instance for the run ({@code storageGbPerInstance}): GB ×
+   * instances × billed hours ÷ 730 × the GB-month rate ({@link StorageRates}); zero without one.
+   */
+  private static BigDecimal storageUsd(
+      Placement placement, BigDecimal billedHours, java.util.List<String> notes) {
+    var gb = placement.storageGbPerInstance();
+    if (gb == null || gb == 0) {
+      return BigDecimal.ZERO;
+    }
+    var rate =
+        StorageRates.of(placement.provider(), placement.service(), placement.region()).orElse(null);
+    if (rate == null) {
+      notes.add("storage: " + gb + " GB per instance, no GB-month rate known: not priced");
+      return BigDecimal.ZERO;
+    }
+    var instances = placement.lines().stream().mapToInt(l -> l.count()).sum();
+    var usd =
+        BigDecimal.valueOf((long) gb * instances)
+            .multiply(billedHours)
+            .multiply(rate.usdPerGbMonth())
+            .divide(HOURS_PER_MONTH, 4, RoundingMode.HALF_UP);
+    notes.add(
+        "storage: "
+            + gb
+            + " GB × "
+            + instances
+            + " instance(s) × "
+            + billedHours.stripTrailingZeros().toPlainString()
+            + " h ÷ 730 h × $"
+            + rate.usdPerGbMonth().stripTrailingZeros().toPlainString()
+            + "/GB-month = $"
+            + usd.stripTrailingZeros().toPlainString()
+            + " ("
+            + rate.source()
+            + ")");
+    return usd;
   }
 
   private BigDecimal rerunHours(double lambda, BigDecimal hours, boolean checkpointed) {

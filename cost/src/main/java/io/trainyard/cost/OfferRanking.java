@@ -11,9 +11,11 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@code cheapest} (and {@code pinned}): the lowest cost by the {@link RankingBasis}.
- *   <li>{@code fastest} ({@code fastest-start} is an alias): the earliest expected start. Backends
- *       report free instances ({@code Placement.freeCapacity}): some free first, unknown next, none
- *       free last; the cost breaks ties, then the backend id.
+ *   <li>{@code fastest} ({@code fastest-start} is an alias): the earliest expected start. An offer
+ *       that fits now (its backend reports free instances, {@code Placement.freeCapacity}) first;
+ *       then the fewest waiting ahead ({@code Placement.waitingAhead}: pending pods, queued jobs);
+ *       offers whose queue is unknown last; among equals, unknown free capacity before none free,
+ *       then the cost, then the backend id.
  *   <li>{@code cheapest-within}: the offers whose cost is at most {@code within} × the cheapest's,
  *       fastest first; then the others, cheapest first.
  * </ul>
@@ -97,21 +99,35 @@ final class OfferRanking {
         .thenComparing(Candidate::backendId);
   }
 
-  /** Known free capacity first; unknown capacity is neither preferred nor punished. */
+  /** Fits now, then fewest waiting ahead, unknown last; unknown free capacity before none. */
   private static Comparator<Candidate> byStart() {
-    return Comparator.comparingInt(OfferRanking::startRank);
+    return Comparator.comparingInt((Candidate c) -> fitsNow(c) ? 0 : 1)
+        .thenComparingLong(OfferRanking::waiting)
+        .thenComparingInt(c -> free(c) == null ? 0 : free(c) > 0 ? 0 : 1);
   }
 
-  private static int startRank(Candidate c) {
-    var free = c.placement() == null ? null : c.placement().freeCapacity();
-    return free == null ? 1 : free > 0 ? 0 : 2;
+  private static Integer free(Candidate c) {
+    return c.placement() == null ? null : c.placement().freeCapacity();
+  }
+
+  private static boolean fitsNow(Candidate c) {
+    var free = free(c);
+    return free != null && free > 0;
+  }
+
+  /** Known counts in order; unknown after every known one. */
+  private static long waiting(Candidate c) {
+    var ahead = c.placement() == null ? null : c.placement().waitingAhead();
+    return ahead == null || !ahead.known() ? Long.MAX_VALUE : ahead.count();
   }
 
   private static String start(Candidate c) {
-    var free = c.placement() == null ? null : c.placement().freeCapacity();
+    var free = free(c);
+    var ahead = c.placement() == null ? null : c.placement().waitingAhead();
     return c.backendId()
         + (free == null
             ? ": free capacity not reported"
-            : free > 0 ? ": " + free + " instance(s) free now" : ": no free capacity, must wait");
+            : free > 0 ? ": " + free + " instance(s) free now" : ": no free capacity, must wait")
+        + (ahead == null ? "" : ", " + ahead.describe());
   }
 }

@@ -19,7 +19,14 @@ final class PerJobCharges {
               "SageMaker bills training by the second of wall-clock time × instance count, no"
                   + " per-job fee (DescribeTrainingJob BillableTimeInSeconds,"
                   + " https://docs.aws.amazon.com/sagemaker/latest/APIReference/"
-                  + "API_DescribeTrainingJob.html)"));
+                  + "API_DescribeTrainingJob.html)"),
+          "gcp/vertex",
+          new Charge(
+              BigDecimal.ZERO,
+              "Vertex AI custom training is priced per node hour of the machines and accelerators"
+                  + " it runs, with no per-job fee or minimum stated"
+                  + " (https://cloud.google.com/vertex-ai/pricing, custom-trained models); the"
+                  + " staging and output buckets are Cloud Storage, billed apart"));
 
   private PerJobCharges() {}
 

@@ -205,6 +205,9 @@ public final class Router {
   /** The placement's notes, then what the price is made of and where it comes from. */
   private static List<String> notes(Placement p, Price price) {
     var notes = new java.util.ArrayList<String>(p != null ? p.notes() : List.of());
+    if (p != null && p.waitingAhead() != null) {
+      notes.add("start: " + p.waitingAhead().describe());
+    }
     if (price != null) {
       notes.add("price: " + price.source());
     }

@@ -86,6 +86,59 @@ class JobTotalEstimatorTest {
     }
   }
 
+  /**
+   * SageMaker's ML storage volume (VolumeSizeInGB per instance), billed per GB-month prorated over
+   * the run: GB × instances × hours ÷ 730 × rate. The rate: $0.154 per GB-Mo of Training Job ML
+   * storage in EU (Ireland) (an AWS bill in aws-samples/sagemaker-ssh-helper Sample_Costs.md);
+   * another region takes it marked estimated. Vertex AI: no per-job fee or minimum
+   * (cloud.google.com/vertex-ai/pricing).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # rule                                         | service   | region    | gb   | instances | hours | rerun on spot | storage | total     | note has
+          50 GB × 1 for 73 h at $0.154 = $0.77            | sagemaker | eu-west-1 | 50   | 1         | 73    | false         | 0.77    | 73.77     | Sample_Costs.md
+          100 GB × 4 for 10 h = 4000/730 × 0.154          | sagemaker | eu-west-1 | 100  | 4         | 10    | false         | 0.8438  | 10.8438   | 0.8438
+          us-east-1: Ireland's rate, marked estimated       | sagemaker | us-east-1 | 50   | 2         | 730   | false         | 15.4    | 745.4     | estimated: no rate for us-east-1
+          spot re-run hours keep the volume too             | sagemaker | eu-west-1 | 50   | 1         | 100   | true          | 1.0621  | 101.7502  | 100.6881 h
+          no volume (an NVMe type): nothing                 | sagemaker | eu-west-1 |      | 1         | 10    | false         | 0       | 10        | per job: $0
+          Vertex: no per-job fee or minimum                 | vertex    | us-central1 |    | 1         | 10    | false         | 0       | 10        | cloud.google.com/vertex-ai/pricing
+          """)
+  void storageAndPerJobChargesOfManagedPlatforms(
+      String rule,
+      String service,
+      String region,
+      Integer gb,
+      int instances,
+      String hours,
+      boolean spot,
+      String storage,
+      String total,
+      String noteHas) {
+    var placement =
+        new Placement(
+            "b",
+            service.equals("vertex") ? "gcp" : "aws",
+            service,
+            region,
+            spot,
+            List.of(new PlacementLine(List.of("worker"), "ml.m5.2xlarge", instances, null, 0)),
+            null,
+            null,
+            null,
+            null,
+            null,
+            gb);
+    var result =
+        JobTotalEstimator.DEFAULTS.estimate(
+            "b", placement, BigDecimal.ONE, new BigDecimal(hours), false);
+    assertThat(result.perJobUsd()).as(rule).isEqualByComparingTo(storage);
+    assertThat(result.usd()).as(rule).isEqualByComparingTo(total);
+    assertThat(result.notes()).as(rule).anyMatch(n -> n.contains(noteHas));
+  }
+
   @ParameterizedTest(name = "{0} → {1}")
   @CsvSource(
       delimiter = '|',

@@ -42,6 +42,9 @@ class RouterPoliciesTest {
     assertThat(spot.notes()).anyMatch(n -> n.startsWith("spot: 25% interruptions"));
     assertThat(offer(decision, "ondemand").estimatedTotalUsd()).isEqualByComparingTo("750");
     assertThat(decision.choice()).isEqualTo("cheapest: the lowest estimatedTotalUsd, $750");
+    // Budgets and job rows count estimatedUsd: the whole job, spot re-runs included, not 7 × 100.
+    assertThat(spot.estimatedUsd()).isEqualByComparingTo(spot.estimatedTotalUsd());
+    assertThat(spot.estimatedUsd()).isGreaterThan(new BigDecimal("700"));
   }
 
   @Test
@@ -139,6 +142,59 @@ class RouterPoliciesTest {
     assertThat(decision.rankedBy()).isEqualTo(RankingBasis.HOURLY);
   }
 
+  /**
+   * {@code fastest} (issue 20): fits now → fewest waiting ahead → unknown last → price. Each row:
+   * offers as {@code id:usd:free:waiting} ({@code -} = not reported), and the expected order.
+   */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} → {1}")
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      value = {
+        // free capacity beats a shorter queue
+        "a:9:2:5, b:1:0:0                  | a, b",
+        // none fits now: the fewest waiting ahead, whatever the price
+        "a:9:0:1, b:1:0:4                  | a, b",
+        // a known queue, even a long one, before an unknown one
+        "a:1:-:-, b:9:-:7                  | b, a",
+        // equal queues: the price decides
+        "a:5:-:2, b:3:-:2, c:4:-:2         | b, c, a",
+        // nothing reported anywhere: as before, by price
+        "a:5:-:-, b:3:-:-                  | b, a",
+        // among equals, unknown free capacity before none free, then price
+        "a:1:0:0, b:9:-:0                  | b, a",
+      })
+  void fastestRanksFitsNowThenFewestWaitingThenUnknownThenPrice(String offers, String order) {
+    var quotes = new java.util.ArrayList<BackendQuote>();
+    for (var o : offers.split(",")) {
+      var f = o.trim().split(":");
+      var free = f[2].equals("-") ? null : Integer.valueOf(f[2]);
+      var ahead =
+          f[3].equals("-")
+              ? io.trainyard.spi.WaitingAhead.unknown("not reported")
+              : io.trainyard.spi.WaitingAhead.of(Integer.parseInt(f[3]), "pods", "test");
+      quotes.add(quote(f[0], f[1], false, 1, free, ahead));
+    }
+    var decision = router.route(spec(PlacementPolicy.FASTEST, null, null, false), quotes);
+    assertThat(decision.offers())
+        .extracting(Candidate::backendId)
+        .containsExactly(order.split(",\\s*"));
+  }
+
+  @Test
+  void theChoiceAndTheNotesSayWhatWaitsAhead() {
+    var quotes =
+        List.of(
+            quote("queued", "1", false, 1, 0, io.trainyard.spi.WaitingAhead.of(3, "pods", "src")),
+            quote("empty", "2", false, 1, 0, io.trainyard.spi.WaitingAhead.of(0, "jobs", "mine")));
+    var decision = router.route(spec(PlacementPolicy.FASTEST, null, null, false), quotes);
+    assertThat(decision.chosen()).isEqualTo("empty");
+    assertThat(decision.choice())
+        .isEqualTo(
+            "fastest: earliest expected start (empty: no free capacity, must wait, 0 jobs waiting"
+                + " ahead (mine)), ties by hourlyUsd");
+    assertThat(offer(decision, "queued").notes()).contains("start: 3 pods waiting ahead (src)");
+  }
+
   @Test
   void noOfferNoChoice() {
     var decision = router.route(spec(PlacementPolicy.FASTEST, "1", null, false), List.of());
@@ -152,6 +208,16 @@ class RouterPoliciesTest {
 
   private static BackendQuote quote(
       String id, String usd, boolean spot, int nodes, Integer freeCapacity) {
+    return quote(id, usd, spot, nodes, freeCapacity, null);
+  }
+
+  private static BackendQuote quote(
+      String id,
+      String usd,
+      boolean spot,
+      int nodes,
+      Integer freeCapacity,
+      io.trainyard.spi.WaitingAhead ahead) {
     var placement =
         new Placement(
             id,
@@ -163,7 +229,8 @@ class RouterPoliciesTest {
             new BigDecimal(usd),
             null,
             freeCapacity,
-            null);
+            null,
+            ahead);
     return new BackendQuote(
         id, "kubernetes", "us-east-1", false, null, Proposals.of(placement), null);
   }

@@ -370,6 +370,11 @@ public final class JobStore {
         });
   }
 
+  /** Backend id → this gateway's jobs placed there and not started yet ({@link WaitingJobs}). */
+  public java.util.Map<String, Long> waitingByBackend() {
+    return new WaitingJobs(jdbi).byBackend();
+  }
+
   /** The team's spend in {@code month} (UTC), as budgets count it. */
   public MonthlySpend spend(String team, YearMonth month) {
     return jdbi.withHandle(h -> TeamLedger.spend(h, team, month, now()));

@@ -77,8 +77,9 @@ public final class JobService {
   /** Routes a job of {@code team} over every backend now; also re-quotes QUEUED jobs. */
   public RoutingDecision route(String team, TrainingJob job) {
     var quotes = new ArrayList<BackendQuote>();
+    var waiting = store.waitingByBackend();
     for (var entry : backends.all()) {
-      quotes.add(quoteOne(team, job, entry));
+      quotes.add(GatewayQueueAhead.add(quoteOne(team, job, entry), waiting));
     }
     return router.route(job.spec(), quotes);
   }

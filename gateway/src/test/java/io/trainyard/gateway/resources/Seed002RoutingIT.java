@@ -118,9 +118,11 @@ class Seed002RoutingIT {
     assertThat(decision.get("rankedBy").asText()).isEqualTo("estimatedTotalUsd");
     var eks = offer(decision, "eks");
     var sm = offer(decision, "sm");
-    // 10 h × the hourly price (EKS's includes its control-plane share); no per-job charges.
+    // 10 h × the hourly price (EKS's includes its control-plane share); SageMaker adds its ML
+    // storage volume: 50 GB × 10 h ÷ 730 × $0.154/GB-month = $0.1055 (ml.m5 has no NVMe).
     assertThat(eks.get("estimatedTotalUsd").decimalValue()).isEqualByComparingTo("3.89");
-    assertThat(sm.get("estimatedTotalUsd").decimalValue()).isEqualByComparingTo("4.61");
+    assertThat(sm.get("estimatedTotalUsd").decimalValue()).isEqualByComparingTo("4.7155");
+    assertThat(sm.get("notes").toString()).contains("storage: 50 GB × 1 instance(s) × 10 h");
     assertThat(eks.get("notes").toString())
         .contains("total: $0.389/h × 10 h = $3.89")
         .contains("includes the cluster fee share $0.005/h");

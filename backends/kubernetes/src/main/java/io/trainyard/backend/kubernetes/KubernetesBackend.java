@@ -37,6 +37,7 @@ public final class KubernetesBackend implements TrainingBackend {
   private final JobSubmitter submitter;
   private final AttemptFollower follower;
   private final PodLogs logs;
+  private final PendingPods pending;
 
   private KubernetesBackend(
       String kind, ClusterSettings cluster, KubernetesClient client, BackendContext context) {
@@ -49,6 +50,7 @@ public final class KubernetesBackend implements TrainingBackend {
     var ended = new EndedAttempts(context.dataDir(), context.clock());
     this.follower = new AttemptFollower(cluster, api, ended, context.clock());
     this.logs = new PodLogs(api, follower);
+    this.pending = new PendingPods(api);
   }
 
   /**
@@ -74,7 +76,9 @@ public final class KubernetesBackend implements TrainingBackend {
 
   @Override
   public Proposals placements(JobSpec spec) {
-    return placements.propose(spec);
+    // What waits ahead is read per quote (one list of pending pods): the fastest policy ranks by
+    // it, and a cached figure would be stale exactly when it matters.
+    return placements.propose(spec, pending.read());
   }
 
   @Override

@@ -47,6 +47,14 @@ final class KubernetesPlacements {
   }
 
   Proposals propose(JobSpec spec) {
+    return propose(spec, null);
+  }
+
+  /**
+   * @param pending the cluster's waiting pods, read for this quote; null when not read (the
+   *     placements then say nothing of what waits ahead)
+   */
+  Proposals propose(JobSpec spec, PendingPods.Snapshot pending) {
     var unsupported =
         cluster.rendersTrainJobs()
             ? TrainJobWriter.unsupported(spec, cluster.effectivePodPatches())
@@ -74,23 +82,49 @@ final class KubernetesPlacements {
     }
     var pools = new PoolCatalog(cluster, shapes, spec.effectivePlacement().effectiveSpot());
     var roles = pricedRoles(spec);
+    var reachable = new java.util.HashMap<String, List<PoolShape>>();
     for (var role : roles) {
-      if (candidates(role, pools.allowed()).isEmpty()) {
+      var selection = NodeSelection.of(spec, role);
+      var selectable = new ArrayList<PoolShape>();
+      var conflicts = new ArrayList<String>();
+      for (var shape : pools.allowed()) {
+        var conflict = selection.conflict(NodeLabels.of(shape.pool(), cluster));
+        if (conflict == null) {
+          selectable.add(shape);
+        } else {
+          conflicts.add("pool " + shape.pool().name() + ": " + conflict);
+        }
+      }
+      if (selectable.isEmpty() && !pools.allowed().isEmpty()) {
+        return rejected(
+            List.of(
+                "the "
+                    + role.name()
+                    + " pods' node selection matches no node pool of "
+                    + cluster.backendId()
+                    + " — "
+                    + String.join("; ", conflicts)));
+      }
+      reachable.put(role.name(), selectable);
+      if (candidates(role, selectable).isEmpty()) {
         return rejected(List.of(pools.whyNoPool(role)));
       }
     }
+    var allowed = pools.allowed();
+    java.util.function.BiFunction<RoleSpec, List<PoolShape>, List<PoolShape>> selected =
+        (role, among) -> among.stream().filter(reachable.get(role.name())::contains).toList();
     var placements = new ArrayList<Placement>();
     var reasons = new LinkedHashSet<String>();
-    for (var mix : mixesByPriceBasis(roles, pools.allowed(), false)) {
-      place(spec, roles, mix)
+    for (var mix : mixesByPriceBasis(roles, allowed, false, selected)) {
+      place(spec, roles, mix, pending)
           .ifPresentOrElse(placements::add, () -> reasons.add(tooMany(roles, mix)));
     }
     if (placements.isEmpty()) {
       // Nothing fits with CPU roles kept to the CPU pools (a GPU pool of their basis at its
       // maxNodes, say): let them share the GPU nodes of a basis without a CPU pool rather than
       // refuse a job that can run.
-      for (var mix : mixesByPriceBasis(roles, pools.allowed(), true)) {
-        place(spec, roles, mix).ifPresent(placements::add);
+      for (var mix : mixesByPriceBasis(roles, allowed, true, selected)) {
+        place(spec, roles, mix, pending).ifPresent(placements::add);
       }
     }
     if (placements.isEmpty() && reasons.isEmpty()) {
@@ -114,7 +148,10 @@ final class KubernetesPlacements {
    * becomes its own placement; the router prices them and picks the cheapest.
    */
   private List<List<PoolShape>> mixesByPriceBasis(
-      List<RoleSpec> roles, List<PoolShape> allowed, boolean withinBasis) {
+      List<RoleSpec> roles,
+      List<PoolShape> allowed,
+      boolean withinBasis,
+      java.util.function.BiFunction<RoleSpec, List<PoolShape>, List<PoolShape>> selected) {
     var bases = new LinkedHashMap<String, List<PoolShape>>();
     for (var shape : allowed) {
       bases
@@ -128,8 +165,10 @@ final class KubernetesPlacements {
       for (var role : roles) {
         candidates.add(
             withinBasis
-                ? candidates(role, basis)
-                : candidates(role, allowed).stream().filter(basis::contains).toList());
+                ? candidates(role, selected.apply(role, basis))
+                : candidates(role, selected.apply(role, allowed)).stream()
+                    .filter(basis::contains)
+                    .toList());
       }
       if (candidates.stream().anyMatch(List::isEmpty)) {
         continue;
@@ -228,7 +267,8 @@ final class KubernetesPlacements {
             && (r.gpuType() == null || r.gpuType().equalsIgnoreCase(shape.gpuType())));
   }
 
-  private Optional<Placement> place(JobSpec spec, List<RoleSpec> roles, List<PoolShape> mix) {
+  private Optional<Placement> place(
+      JobSpec spec, List<RoleSpec> roles, List<PoolShape> mix, PendingPods.Snapshot pending) {
     var groups = groups(roles, mix);
     var lines = new ArrayList<PlacementLine>();
     var operatorUsd = BigDecimal.ZERO;
@@ -267,7 +307,11 @@ final class KubernetesPlacements {
             operatorPriced ? operatorUsd : null,
             clusterFee(nodes),
             null,
-            notes(spec, groups)));
+            notes(spec, groups),
+            pending == null
+                ? null
+                : pending.ahead(
+                    groups.keySet().stream().map(PoolShape::pool).distinct().toList(), cluster)));
   }
 
   private BigDecimal clusterFee(int nodes) {

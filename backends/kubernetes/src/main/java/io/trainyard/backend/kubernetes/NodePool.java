@@ -31,7 +31,8 @@ import java.util.Map;
  *     together); null for the provider's default ({@link NodeReserve}). Replicas are packed into
  *     the rest, the node's allocatable size.
  * @param maxPods pods per node, for the EKS formula of the default reserve (memory grows with it);
- *     null for {@value NodeReserve#DEFAULT_MAX_PODS}
+ *     null for the instance type's ENI limit on {@code aws} ({@link EniMaxPods}), else {@value
+ *     NodeReserve#DEFAULT_MAX_PODS}
  * @param daemonSets what the cluster's daemon sets request on each node, added to the default
  *     reserve (not to an explicit {@code reserved}); null for {@link NodeReserve}'s allowance
  */
@@ -86,7 +87,7 @@ public record NodePool(
     }
   }
 
-  /** Pods per node as the EKS formula counts them. */
+  /** Pods per node as configured, else the kubelet's default (see {@link NodeReserve#maxPods}). */
   public int effectiveMaxPods() {
     return maxPods == null ? NodeReserve.DEFAULT_MAX_PODS : maxPods;
   }

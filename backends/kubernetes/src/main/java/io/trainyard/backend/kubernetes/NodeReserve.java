@@ -71,11 +71,25 @@ final class NodeReserve {
         pool.daemonSets() != null
             ? pool.daemonSets()
             : new NodePool.Reserved(DAEMON_SET_CPUS, DAEMON_SET_MEMORY);
-    var kubelet = kubelet(provider, vcpus, memoryGiB, pool.effectiveMaxPods());
+    var kubelet = kubelet(provider, vcpus, memoryGiB, maxPods(pool, provider, vcpus));
     return new Amount(
         kubelet.cpus() + daemonSets.cpuCount(),
         kubelet.memoryGiB() + daemonSets.memoryGiB(),
         kubelet.basis() + " + daemon sets");
+  }
+
+  /**
+   * Pods per node for the EKS memory formula: the pool's {@code maxPods}; else on {@code aws} the
+   * instance type's ENI limit ({@link EniMaxPods}), which the EKS AMI's formula is written for;
+   * else {@value #DEFAULT_MAX_PODS}.
+   */
+  static int maxPods(NodePool pool, String provider, double vcpus) {
+    if (pool.maxPods() != null) {
+      return pool.maxPods();
+    }
+    return "aws".equals(provider)
+        ? EniMaxPods.of(pool.instanceType(), vcpus).orElse(DEFAULT_MAX_PODS)
+        : DEFAULT_MAX_PODS;
   }
 
   /** The kubelet's, the OS's and the eviction threshold's part alone. */

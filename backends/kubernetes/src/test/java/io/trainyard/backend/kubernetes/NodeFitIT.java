@@ -35,8 +35,8 @@ class NodeFitIT extends CrudServerTest {
         .isEqualTo("ps@cpu(m5.2xlarge)×1 + worker@a10g(g5.12xlarge)×2");
     assertThat(placement.notes())
         .contains(
-            "pool cpu (m5.2xlarge): 8 vCPUs, 32 GiB; allocatable 7.71 vCPUs, 30.22 GiB (EKS AMI"
-                + " kube-reserved for 110 pods + eviction + daemon sets)");
+            "pool cpu (m5.2xlarge): 8 vCPUs, 32 GiB; allocatable 7.71 vCPUs, 30.78 GiB (EKS AMI"
+                + " kube-reserved for 58 pods + eviction + daemon sets)");
 
     var job = job(PS_AND_GPU_WORKERS);
     submit(job);

@@ -40,10 +40,10 @@ class NodeFitTest {
     assertThat(p.notes())
         .contains(
             "ps on pool cpu; worker on pool a10g",
-            "pool cpu (m5.2xlarge): 8 vCPUs, 32 GiB; allocatable 7.71 vCPUs, 30.22 GiB (EKS AMI"
-                + " kube-reserved for 110 pods + eviction + daemon sets)",
+            "pool cpu (m5.2xlarge): 8 vCPUs, 32 GiB; allocatable 7.71 vCPUs, 30.78 GiB (EKS AMI"
+                + " kube-reserved for 58 pods + eviction + daemon sets)",
             "pool a10g (g5.12xlarge): 48 vCPUs, 192 GiB, 4x nvidia-a10g; allocatable 47.61 vCPUs,"
-                + " 190.22 GiB (EKS AMI kube-reserved for 110 pods + eviction + daemon sets)");
+                + " 188.72 GiB (EKS AMI kube-reserved for 250 pods + eviction + daemon sets)");
   }
 
   @Test
@@ -58,7 +58,7 @@ class NodeFitTest {
             new Rejection(
                 "k8s-fit",
                 "a master replica (8 vCPUs, 16 GiB) is bigger than any node of k8s-fit: cpu"
-                    + " (m5.2xlarge: 8 vCPUs, 32 GiB; allocatable 7.71 vCPUs, 30.22 GiB)"));
+                    + " (m5.2xlarge: 8 vCPUs, 32 GiB; allocatable 7.71 vCPUs, 30.78 GiB)"));
     // The operator who knows better says so in the pool block.
     var overridden = propose(cpuOnlyCluster(", reserved: {cpus: 0, memory: 0}"), spec);
     assertThat(overridden.placements())

@@ -89,11 +89,16 @@ class NodeReserveTest {
   void thePoolDefaultAddsDaemonSetsAndThePoolsOwnReservedReplacesAll() {
     var byDefault = pool(null, null, null);
     var amount = NodeReserve.of(byDefault, "aws", 8, 32);
-    // 90m + 200m; 1465Mi + 100Mi + 256Mi
+    // m5.2xlarge: 58 pods by its ENIs (EniMaxPods). 90m + 200m; 893Mi + 100Mi + 256Mi
     assertThat(amount.cpus()).isCloseTo(0.29, within(1e-9));
-    assertThat(amount.memoryGiB()).isCloseTo(1821 * MIB, within(1e-9));
+    assertThat(amount.memoryGiB()).isCloseTo(1249 * MIB, within(1e-9));
     assertThat(amount.basis())
-        .isEqualTo("EKS AMI kube-reserved for 110 pods + eviction + daemon sets");
+        .isEqualTo("EKS AMI kube-reserved for 58 pods + eviction + daemon sets");
+
+    // Off AWS the ENI table does not apply: the kubelet's default of 110 pods.
+    assertThat(NodeReserve.maxPods(byDefault, "gcp", 8)).isEqualTo(110);
+    // The pool's maxPods wins over the ENI limit.
+    assertThat(NodeReserve.maxPods(pool(null, 110, null), "aws", 8)).isEqualTo(110);
 
     var fewerPodsLighterDaemons = pool(null, 58, new NodePool.Reserved(0.1, "100Mi"));
     var lighter = NodeReserve.of(fewerPodsLighterDaemons, "aws", 8, 32);

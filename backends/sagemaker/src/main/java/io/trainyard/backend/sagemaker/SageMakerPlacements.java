@@ -85,7 +85,11 @@ final class SageMakerPlacements {
         null,
         null,
         null,
-        notes(spec, shape, spot, need));
+        notes(spec, shape, spot, need),
+        io.trainyard.spi.WaitingAhead.unknown(
+            "SageMaker's API tells no queue ahead of a new training job: CreateTrainingJob"
+                + " starts it or refuses it for capacity (ResourceLimitExceeded)"),
+        SageMakerStorage.hasInstanceStore(shape.instanceType()) ? null : config.volumeSizeGb());
   }
 
   private List<String> notes(JobSpec spec, InstanceShape shape, boolean spot, Need need) {
@@ -125,6 +129,7 @@ final class SageMakerPlacements {
     if (spot && spec.checkpoint() == null) {
       notes.add("managed spot without spec.checkpoint restarts from scratch when interrupted");
     }
+    notes.add(SageMakerStorage.note(shape.instanceType(), config.volumeSizeGb()));
     return notes;
   }
 

@@ -244,6 +244,66 @@ class SageMakerMotoIT {
    * Managed spot as sent: EnableManagedSpotTraining, MaxWaitTimeInSeconds = maxRuntime (6h) +
    * maxWaitForSpot (default 1h), and the checkpoint from spec.checkpoint.
    */
+  /**
+   * The ML storage volume in the whole-job total: a CPU job on ml.m5.2xlarge (EBS only) quoted for
+   * 73 h gets 50 GB per instance × 2 instances × 73 h ÷ 730 × $0.154/GB-month = $1.54 (Ireland's
+   * rate, marked estimated for us-east-1), and the job moto stores asks for that volume. A GPU job
+   * on ml.g5 (NVMe) gets none.
+   */
+  @Test
+  void theStorageVolumeIsInTheTotalAndIsWhatTheJobAsksFor() {
+    var spec =
+        TestJobs.spec(
+            """
+            framework: pytorch
+            image: 123456789012.dkr.ecr.us-east-1.amazonaws.com/bert:1.4
+            command: [python, train.py]
+            resources: {cpus: 4, memory: 16Gi}
+            replicas: {master: 1, worker: 1}
+            estimatedHours: 73
+            output: {uri: s3://ml-out/bert/}
+            placement: {spot: never}
+            """);
+    var router =
+        new io.trainyard.cost.Router(
+            new io.trainyard.cost.CatalogPriceBook(PriceCatalog.embedded()),
+            java.math.BigDecimal.ONE);
+    var decision =
+        router.route(
+            spec,
+            java.util.List.of(
+                new io.trainyard.cost.BackendQuote(
+                    "sm-test",
+                    "sagemaker",
+                    "us-east-1",
+                    true,
+                    null,
+                    backend.placements(spec),
+                    null)));
+    var offer = decision.offers().get(0);
+    assertThat(offer.placement().lines().get(0).instanceType()).isEqualTo("ml.m5.2xlarge");
+    assertThat(offer.placement().storageGbPerInstance()).isEqualTo(config.volumeSizeGb());
+    // 2 × $0.461 × 73 h + 50 × 2 × 73 / 730 × 0.154
+    assertThat(offer.estimatedTotalUsd()).isEqualByComparingTo("68.846");
+    assertThat(offer.estimatedUsd()).isEqualByComparingTo(offer.estimatedTotalUsd());
+    assertThat(offer.notes())
+        .anySatisfy(
+            n ->
+                assertThat(n)
+                    .startsWith("storage: 50 GB × 2 instance(s) × 73 h ÷ 730 h × $0.154/GB-month")
+                    .contains("estimated: no rate for us-east-1"));
+
+    var job = TestJobs.job(spec, offer.placement());
+    backend.submit(job);
+    var stored = sageMaker.describeTrainingJob(r -> r.trainingJobName(job.objectName()));
+    assertThat(stored.resourceConfig().volumeSizeInGB())
+        .isEqualTo(offer.placement().storageGbPerInstance());
+
+    var gpu = TestJobs.spec(TestJobs.FULL_SPEC);
+    assertThat(backend.placements(gpu).placements())
+        .allSatisfy(p -> assertThat(p.storageGbPerInstance()).isNull());
+  }
+
   @Test
   void aSpotPlacementSubmitsManagedSpotTraining() throws Exception {
     var spec = TestJobs.spec(TestJobs.FULL_SPEC);

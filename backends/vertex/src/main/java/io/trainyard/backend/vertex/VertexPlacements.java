@@ -105,7 +105,9 @@ final class VertexPlacements {
         null,
         null,
         null,
-        notes(spec));
+        notes(spec),
+        io.trainyard.spi.WaitingAhead.unknown(
+            "Vertex AI's API tells no queue ahead of a new custom job: a job's state (JOB_STATE_QUEUED, JOB_STATE_PENDING) is its own, not a place in a line"));
   }
 
   private static List<String> notes(JobSpec spec) {

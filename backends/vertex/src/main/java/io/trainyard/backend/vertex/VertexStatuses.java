@@ -22,7 +22,23 @@ import java.time.Instant;
  *   <tr><td>CANCELLED</td><td>STOPPED</td></tr>
  *   <tr><td>UNSPECIFIED, unknown</td><td>RUNNING once started, else ADMITTING: never ended on a
  *       state we cannot read</td></tr>
+ *   <tr><td>FAILED by a Spot VM preemption, job may restart</td><td>REFUSED, one restart: the
+ *       gateway runs the job again as its next attempt</td></tr>
+ *   <tr><td>FAILED by a Spot VM preemption, restartPolicy Never</td><td>FAILED, saying
+ *       so</td></tr>
  * </table>
+ *
+ * <p><b>Spot preemption.</b> A job on Spot VMs ({@code scheduling.strategy: SPOT}) can lose a
+ * worker's VM at any time. While the job runs, Vertex restarts the worker itself when {@code
+ * scheduling.restartJobOnWorkerRestart} is set — which the job mapper sets exactly when the spec's
+ * {@code restartPolicy} is not {@code Never} — and the job stays RUNNING
+ * (https://cloud.google.com/vertex-ai/docs/training/understanding-training-service, "Restart
+ * workers during the training job"). When the job fails because of it (its error's code is {@code
+ * UNAVAILABLE} (14) or its message says preempted), the failure is the capacity's, not the job's:
+ * under a restart policy that restarts (OnFailure, ExitCode — a preemption's SIGTERM is a retryable
+ * exit — Always) the attempt ends REFUSED and counts one restart, so the gateway runs the job again
+ * as its next attempt, as SageMaker's interruption counts as a restart; under {@code Never} the job
+ * fails and the reason says it was preempted.
  */
 final class VertexStatuses {
   private VertexStatuses() {}
@@ -42,7 +58,32 @@ final class VertexStatuses {
           case JOB_STATE_CANCELLING, JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> live;
         };
     var ended = phase.isTerminal() && job.hasEndTime() ? instant(job.getEndTime()) : null;
+    if (phase == BackendPhase.FAILED && preempted(job)) {
+      var restarts = job.getJobSpec().getScheduling().getRestartJobOnWorkerRestart();
+      var why = "Spot VM preempted (" + reason(job, phase) + ")";
+      return restarts
+          ? new BackendStatus(
+              BackendPhase.REFUSED,
+              why + ": counts as a restart under the job's restartPolicy, run again",
+              1,
+              started,
+              ended)
+          : new BackendStatus(
+              BackendPhase.FAILED, why + "; restartPolicy Never: not run again", 0, started, ended);
+    }
     return new BackendStatus(phase, reason(job, phase), 0, started, ended);
+  }
+
+  /** A Spot VM job whose failure is its VM's preemption (UNAVAILABLE, or the message says so). */
+  static boolean preempted(CustomJob job) {
+    if (job.getJobSpec().getScheduling().getStrategy()
+            != com.google.cloud.aiplatform.v1.Scheduling.Strategy.SPOT
+        || !job.hasError()) {
+      return false;
+    }
+    var error = job.getError();
+    return error.getCode() == com.google.rpc.Code.UNAVAILABLE_VALUE
+        || error.getMessage().toLowerCase(java.util.Locale.ROOT).contains("preempt");
   }
 
   private static String reason(CustomJob job, BackendPhase phase) {

@@ -125,6 +125,16 @@ public final class FakeJobService implements AutoCloseable {
     jobs.put(name, job.build());
   }
 
+  /** Fails a job as Vertex does when a Spot VM was preempted: UNAVAILABLE, with its words. */
+  public synchronized void preempt(String name, String message) {
+    move(name, JobState.JOB_STATE_FAILED, null);
+    jobs.put(
+        name,
+        jobs.get(name).toBuilder()
+            .setError(com.google.rpc.Status.newBuilder().setCode(14).setMessage(message))
+            .build());
+  }
+
   /** Puts a job there as if another gateway had created it. */
   public synchronized String put(String parent, CustomJob job) {
     var name = parent + "/customJobs/" + ids.incrementAndGet();

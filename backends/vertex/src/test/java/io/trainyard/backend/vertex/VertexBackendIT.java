@@ -176,6 +176,46 @@ class VertexBackendIT {
     assertThat(failed.endedAt()).isNotNull();
   }
 
+  /**
+   * Spot preemption against the fake: a Spot VM job that Vertex fails as UNAVAILABLE ("preempted")
+   * is the capacity's failure, mapped onto the job's restart policy — with OnFailure (the default)
+   * the attempt is REFUSED with one restart, so the gateway runs it again; with Never it fails and
+   * says why. An on-demand job failing the same way is an ordinary failure.
+   */
+  @Test
+  void aSpotPreemptionIsARestartUnderTheJobsRestartPolicy() {
+    var restartable = backend.submit(job(true));
+    var resource = restartable.attributes().get("resource");
+    vertex.move(resource, JobState.JOB_STATE_RUNNING, null);
+    vertex.preempt(resource, "The VM of replica workerpool1-0 was preempted.");
+    var again = backend.status(restartable);
+    assertThat(again.phase()).isEqualTo(BackendPhase.REFUSED);
+    assertThat(again.restarts()).isEqualTo(1);
+    assertThat(again.reason())
+        .isEqualTo(
+            "Spot VM preempted (The VM of replica workerpool1-0 was preempted.): counts as a"
+                + " restart under the job's restartPolicy, run again");
+
+    var spec = TestJobs.spec(TestJobs.FULL_SPEC + "restartPolicy: Never\n");
+    var spot =
+        backend.placements(spec).placements().stream().filter(p -> p.spot()).findFirst().get();
+    var neverJob = TestJobs.job(spec, spot);
+    var never = backend.submit(neverJob);
+    var neverResource = never.attributes().get("resource");
+    assertThat(created(neverJob).getJobSpec().getScheduling().getRestartJobOnWorkerRestart())
+        .isFalse();
+    vertex.move(neverResource, JobState.JOB_STATE_RUNNING, null);
+    vertex.preempt(neverResource, "The VM of replica workerpool0-0 was preempted.");
+    var failed = backend.status(never);
+    assertThat(failed.phase()).isEqualTo(BackendPhase.FAILED);
+    assertThat(failed.reason()).endsWith("restartPolicy Never: not run again");
+
+    var onDemand = backend.submit(job(false));
+    vertex.move(onDemand.attributes().get("resource"), JobState.JOB_STATE_RUNNING, null);
+    vertex.preempt(onDemand.attributes().get("resource"), "unavailable");
+    assertThat(backend.status(onDemand).phase()).isEqualTo(BackendPhase.FAILED);
+  }
+
   @Test
   void aSucceededJobSucceeds() {
     var ref = backend.submit(job(false));

@@ -56,6 +56,48 @@ class VertexStatusesTest {
     assertThat(VertexStatuses.of(builder.build()).phase()).isNotNull();
   }
 
+  /**
+   * Spot preemption onto the job's restart policy ({@code restartJobOnWorkerRestart} is set from
+   * it): restartable → REFUSED with one restart (run again); Never → FAILED. Only Spot jobs, and
+   * only a failure Vertex attributes to the VM (UNAVAILABLE, or "preempted" in its words).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "spot, restarts, UNAVAILABLE            | SPOT     | true  | 14 | VM gone                  | REFUSED | 1",
+        "spot, restarts, preempted in the words | SPOT     | true  | 13 | Worker was preempted     | REFUSED | 1",
+        "spot, restartPolicy Never              | SPOT     | false | 14 | VM gone                  | FAILED  | 0",
+        "spot, the job's own failure            | SPOT     | true  | 13 | exited with 1            | FAILED  | 0",
+        "on demand, UNAVAILABLE                 | STANDARD | true  | 14 | VM gone                  | FAILED  | 0",
+      })
+  void aSpotPreemptionFollowsTheRestartPolicy(
+      String rule,
+      com.google.cloud.aiplatform.v1.Scheduling.Strategy strategy,
+      boolean restartOnWorkerRestart,
+      int code,
+      String message,
+      BackendPhase phase,
+      int restarts) {
+    var job =
+        CustomJob.newBuilder()
+            .setState(JobState.JOB_STATE_FAILED)
+            .setStartTime(START)
+            .setEndTime(END)
+            .setJobSpec(
+                com.google.cloud.aiplatform.v1.CustomJobSpec.newBuilder()
+                    .setScheduling(
+                        com.google.cloud.aiplatform.v1.Scheduling.newBuilder()
+                            .setStrategy(strategy)
+                            .setRestartJobOnWorkerRestart(restartOnWorkerRestart)))
+            .setError(com.google.rpc.Status.newBuilder().setCode(code).setMessage(message))
+            .build();
+    var status = VertexStatuses.of(job);
+    assertThat(status.phase()).as(rule).isEqualTo(phase);
+    assertThat(status.restarts()).as(rule).isEqualTo(restarts);
+    assertThat(status.reason()).as(rule).contains(message);
+  }
+
   @Test
   void aFailureKeepsVertexsError() {
     var job =

@@ -1,0 +1,96 @@
+package io.trainyard.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainyard.spi.WaitingAhead;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pods of a cluster that wait for a node: phase {@code Pending} and not bound to a node yet
+ * ({@code spec.nodeName} empty; a bound pod only pulls its image). Read once per quote with one
+ * {@code list} of pods across namespaces (the {@code pods: list} the backend's ClusterRole grants);
+ * a refused or failed read makes the figure unknown, never the quote fail. Each pending pod counts
+ * ahead of a placement on the pools its {@code nodeSelector} does not rule out ({@link
+ * NodeLabels}): a pod pinned to the spot pool is not ahead of a job on the on-demand pool.
+ * Thread-safe.
+ */
+final class PendingPods {
+  static final String SOURCE = "Pending pods not yet bound to a node, listed on the cluster";
+
+  /**
+   * What one read saw.
+   *
+   * @param selectors each waiting pod's nodeSelector (empty for none)
+   * @param unknownWhy why nothing is known; null when the read worked
+   */
+  record Snapshot(List<Map<String, String>> selectors, String unknownWhy) {
+    Snapshot {
+      selectors = List.copyOf(selectors);
+    }
+
+    static Snapshot unknown(String why) {
+      return new Snapshot(List.of(), why);
+    }
+
+    /** How many of the pods could take nodes of {@code pools}; the figure and its source. */
+    WaitingAhead ahead(List<NodePool> pools, ClusterSettings cluster) {
+      if (unknownWhy != null) {
+        return WaitingAhead.unknown(unknownWhy);
+      }
+      var labels = pools.stream().map(p -> NodeLabels.of(p, cluster)).toList();
+      var count = 0;
+      for (var selector : selectors) {
+        if (labels.stream().anyMatch(l -> fits(selector, l))) {
+          count++;
+        }
+      }
+      return WaitingAhead.of(
+          count,
+          "pods",
+          SOURCE
+              + " (those whose nodeSelector allows pool "
+              + String.join(", ", pools.stream().map(NodePool::name).toList())
+              + ")");
+    }
+
+    private static boolean fits(Map<String, String> selector, Map<String, String> labels) {
+      return selector.entrySet().stream()
+          .allMatch(
+              e -> !labels.containsKey(e.getKey()) || labels.get(e.getKey()).equals(e.getValue()));
+    }
+  }
+
+  private final KubeflowJobApi api;
+
+  PendingPods(KubeflowJobApi api) {
+    this.api = api;
+  }
+
+  Snapshot read() {
+    try {
+      var pods =
+          api.client()
+              .pods()
+              .inAnyNamespace()
+              .withField("status.phase", "Pending")
+              .list()
+              .getItems();
+      var selectors = new ArrayList<Map<String, String>>();
+      for (var pod : pods) {
+        var phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        var spec = pod.getSpec();
+        var bound = spec != null && spec.getNodeName() != null && !spec.getNodeName().isBlank();
+        if ("Pending".equals(phase) && !bound) {
+          var selector = spec == null ? null : spec.getNodeSelector();
+          selectors.add(selector == null ? Map.of() : Map.copyOf(selector));
+        }
+      }
+      return new Snapshot(selectors, null);
+    } catch (KubernetesClientException e) {
+      return Snapshot.unknown(
+          "pending pods could not be listed: "
+              + KubernetesErrors.translate(e, "list pods").getMessage());
+    }
+  }
+}

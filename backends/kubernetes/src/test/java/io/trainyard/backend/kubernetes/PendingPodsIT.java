@@ -1,0 +1,114 @@
+package io.trainyard.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.trainyard.cost.BackendQuote;
+import io.trainyard.cost.CatalogPriceBook;
+import io.trainyard.cost.PriceCatalog;
+import io.trainyard.cost.Router;
+import java.math.BigDecimal;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On the fabric8 API server: pods waiting for the spot pool's nodes change what {@code fastest}
+ * picks. Without them the spot offer wins (no one waits anywhere, and it is cheaper); with three
+ * unscheduled pods pinned to the spot pool, the on-demand pool, with none waiting, starts sooner.
+ * Running pods, and pending pods already bound to a node, wait for nothing.
+ *
+ * <p>The server's answer to the field-selected pod list is set from its own store, since the CRUD
+ * mode does not filter by {@code status.phase}.
+ */
+class PendingPodsIT extends CrudServerTest {
+  private static final String GPU_JOB =
+      """
+      framework: pytorch
+      image: registry.example.com/bert:1.4
+      resources: {gpus: 4, gpuType: nvidia-a10g, cpus: 16, memory: 64Gi}
+      replicas: {master: 1}
+      placement: {policy: fastest, spot: allowed}
+      """;
+
+  @Override
+  String configYaml() {
+    return TestJobs.AWS_DEFAULT_RESERVE;
+  }
+
+  @Test
+  void pendingPodsOnTheSpotPoolMakeFastestPickTheOnDemandPool() {
+    var router = new Router(new CatalogPriceBook(PriceCatalog.embedded()), BigDecimal.ONE);
+    var spec = TestJobs.spec(GPU_JOB);
+
+    var before = router.route(spec, java.util.List.of(quote(spec)));
+    assertThat(before.offers().get(0).placement().lines().get(0).pool()).isEqualTo("a10g-spot");
+    assertThat(before.offers().get(0).notes())
+        .anySatisfy(n -> assertThat(n).startsWith("start: 0 pods waiting ahead (Pending pods"));
+
+    pod("other-team", "spot-1", "Pending", null, Map.of("pool", "a10g-spot"));
+    pod("other-team", "spot-2", "Pending", null, Map.of("pool", "a10g-spot"));
+    pod("nlp-jobs", "spot-3", "Pending", null, Map.of("pool", "a10g-spot"));
+    // Not waiting for a node: running, or bound and pulling its image.
+    pod("other-team", "running", "Running", "ip-10-0-0-1", Map.of("pool", "a10g"));
+    pod("other-team", "bound", "Pending", "ip-10-0-0-2", Map.of("pool", "a10g"));
+
+    servePendingPodsByFieldSelector();
+    var after = router.route(spec, java.util.List.of(quote(spec)));
+    var chosen = after.offers().get(0);
+    assertThat(chosen.placement().lines().get(0).pool()).isEqualTo("a10g");
+    assertThat(chosen.spot()).isFalse();
+    assertThat(after.choice()).contains("0 pods waiting ahead");
+    var spot = after.offers().stream().filter(c -> c.spot()).findFirst().orElseThrow();
+    assertThat(spot.placement().waitingAhead().count()).isEqualTo(3);
+    assertThat(spot.notes())
+        .anySatisfy(n -> assertThat(n).startsWith("start: 3 pods waiting ahead (Pending pods"));
+  }
+
+  /**
+   * The CRUD server ignores {@code fieldSelector=status.phase=Pending} (it answers no pods); a real
+   * API server filters pods by phase. Answer the next such list as the real server would, from the
+   * store.
+   */
+  private void servePendingPodsByFieldSelector() {
+    var pending =
+        cluster.client().pods().inAnyNamespace().list().getItems().stream()
+            .filter(p -> "Pending".equals(p.getStatus().getPhase()))
+            .toList();
+    cluster
+        .expect()
+        .get()
+        .withPath("/api/v1/pods?fieldSelector=status.phase%3DPending")
+        .andReturn(
+            200, new io.fabric8.kubernetes.api.model.PodListBuilder().withItems(pending).build())
+        .once();
+  }
+
+  private BackendQuote quote(io.trainyard.spi.spec.JobSpec spec) {
+    return new BackendQuote(
+        backend.id(), "kubernetes", "us-east-1", false, null, backend.placements(spec), null);
+  }
+
+  private void pod(
+      String namespace, String name, String phase, String node, Map<String, String> selector) {
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(node)
+            .withNodeSelector(selector)
+            .addNewContainer()
+            .withName("main")
+            .withImage("busybox")
+            .endContainer()
+            .endSpec()
+            .withNewStatus()
+            .withPhase(phase)
+            .endStatus()
+            .build();
+    cluster.client().pods().inNamespace(namespace).resource(pod).create();
+  }
+}
