@@ -50,7 +50,7 @@ public final class KubernetesBackend implements TrainingBackend {
     var ended = new EndedAttempts(context.dataDir(), context.clock());
     this.follower = new AttemptFollower(cluster, api, ended, context.clock());
     this.logs = new PodLogs(api, follower);
-    this.pending = new PendingPods(api);
+    this.pending = new PendingPods(api, context.clock());
   }
 
   /**

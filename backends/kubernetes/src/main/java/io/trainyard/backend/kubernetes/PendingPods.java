@@ -2,6 +2,9 @@ package io.trainyard.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainyard.spi.WaitingAhead;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +12,14 @@ import java.util.Map;
 /**
  * The pods of a cluster that wait for a node: phase {@code Pending} and not bound to a node yet
  * ({@code spec.nodeName} empty; a bound pod only pulls its image). Read once per quote with one
- * {@code list} of pods across namespaces (the {@code pods: list} the backend's ClusterRole grants);
- * a refused or failed read makes the figure unknown, never the quote fail. Each pending pod counts
- * ahead of a placement on the pools its {@code nodeSelector} does not rule out ({@link
- * NodeLabels}): a pod pinned to the spot pool is not ahead of a job on the on-demand pool.
- * Thread-safe.
+ * {@code list} of pods across namespaces; a refused or failed read makes the figure unknown, never
+ * the quote fail. Listing pods in every namespace needs a ClusterRoleBinding the base manifests do
+ * not grant (the backend's role is bound per team namespace, and other tenants' pod specs are
+ * theirs to show): {@code deploy/examples/pending-pods-rbac.yaml} grants it for clusters that want
+ * {@code fastest} to see them. Without it the API server refuses the list; that answer is kept for
+ * {@link #FORBIDDEN_FOR}, so quotes do not ask again each time. Each pending pod counts ahead of a
+ * placement on the pools its {@code nodeSelector} does not rule out ({@link NodeLabels}): a pod
+ * pinned to the spot pool is not ahead of a job on the on-demand pool. Thread-safe.
  */
 final class PendingPods {
   static final String SOURCE = "Pending pods not yet bound to a node, listed on the cluster";
@@ -61,13 +67,23 @@ final class PendingPods {
     }
   }
 
-  private final KubeflowJobApi api;
+  /** How long a refused list is believed before the next quote asks again. */
+  static final Duration FORBIDDEN_FOR = Duration.ofMinutes(10);
 
-  PendingPods(KubeflowJobApi api) {
+  private final KubeflowJobApi api;
+  private final Clock clock;
+  private volatile Instant forbiddenUntil = Instant.MIN;
+  private volatile String forbiddenWhy;
+
+  PendingPods(KubeflowJobApi api, Clock clock) {
     this.api = api;
+    this.clock = clock;
   }
 
   Snapshot read() {
+    if (clock.instant().isBefore(forbiddenUntil)) {
+      return Snapshot.unknown(forbiddenWhy);
+    }
     try {
       var pods =
           api.client()
@@ -88,6 +104,13 @@ final class PendingPods {
       }
       return new Snapshot(selectors, null);
     } catch (KubernetesClientException e) {
+      if (e.getCode() == 403) {
+        forbiddenWhy =
+            "the gateway may not list pods in all namespaces (grant it with"
+                + " deploy/examples/pending-pods-rbac.yaml to see other tenants' waiting pods)";
+        forbiddenUntil = clock.instant().plus(FORBIDDEN_FOR);
+        return Snapshot.unknown(forbiddenWhy);
+      }
       return Snapshot.unknown(
           "pending pods could not be listed: "
               + KubernetesErrors.translate(e, "list pods").getMessage());

@@ -65,6 +65,31 @@ class PendingPodsIT extends CrudServerTest {
         .anySatisfy(n -> assertThat(n).startsWith("start: 3 pods waiting ahead (Pending pods"));
   }
 
+  @Test
+  void aRefusedListIsUnknownAndNotAskedAgainForAWhile() {
+    var spec = TestJobs.spec(GPU_JOB);
+    // The base manifests bind the backend's role per team namespace: a list across namespaces is
+    // refused unless deploy/examples/pending-pods-rbac.yaml grants it.
+    cluster
+        .expect()
+        .get()
+        .withPath("/api/v1/pods?fieldSelector=status.phase%3DPending")
+        .andReturn(403, CrudApiServer.status(403, "Forbidden", "pods is forbidden"))
+        .once();
+    var first = backend.placements(spec).placements().get(0).waitingAhead();
+    assertThat(first.known()).isFalse();
+    assertThat(first.describe()).contains("may not list pods in all namespaces");
+
+    // The server would now answer (an empty list), but the refusal still stands: not asked.
+    var second = backend.placements(spec).placements().get(0).waitingAhead();
+    assertThat(second.known()).isFalse();
+
+    clock.advance(PendingPods.FORBIDDEN_FOR.plusSeconds(1));
+    var later = backend.placements(spec).placements().get(0).waitingAhead();
+    assertThat(later.known()).isTrue();
+    assertThat(later.count()).isZero();
+  }
+
   /**
    * The CRUD server ignores {@code fieldSelector=status.phase=Pending} (it answers no pods); a real
    * API server filters pods by phase. Answer the next such list as the real server would, from the
