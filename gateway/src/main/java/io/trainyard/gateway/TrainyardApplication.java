@@ -70,6 +70,7 @@ import io.trainyard.gateway.resources.QueueResource;
 import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.TeamsResource;
 import io.trainyard.gateway.resources.WebhooksResource;
+import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.gateway.webhooks.FinalMetrics;
 import io.trainyard.gateway.webhooks.Webhooks;
 import jakarta.servlet.DispatcherType;
@@ -150,6 +151,9 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     startup.refuseUnsafeDevMode();
     var dataDir = new DataDirectory(config.dataPath());
     dataDir.create();
+    // Traces (docs/observability.md): off, without tracing.otlp.endpoint, a no-op and no filter.
+    var tracing = GatewayTracing.from(config.getTracing());
+    tracing.registerWith(environment);
     // Dropwizard serves /tasks/log-level and /tasks/gc on the unauthenticated admin port.
     environment
         .admin()
@@ -194,7 +198,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             config.dataPath(),
             clock,
             devMode,
-            config.getBackendHealth().toSettings());
+            config.getBackendHealth().toSettings(),
+            tracing);
     var refresh = config.getPricing().getRefresh();
     var priceSchedule =
         new PriceRefreshSchedule(
@@ -220,7 +225,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.registerWith(environment);
     var router =
         new Router(prices, config.getDefaultEstimatedHours(), config.getRouting().estimator());
-    var service = new JobService(router, backends, teams, store, json, clock);
+    var service = new JobService(router, backends, teams, store, json, clock).withTracing(tracing);
     var metricTokens = new MetricTokens(metricStore, clock);
     var logMetrics = new LogMetrics(metricStore, clock);
     var publicUrl = new PublicUrl(config.getGateway().getPublicUrl());
@@ -248,6 +253,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
             new MetricsEnvironment(metricTokens, publicUrl)::apply,
             clock);
+    stepper.withTracing(tracing);
     var reconciler =
         new Reconciler(
             store,
@@ -286,7 +292,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .addServerLifecycleListener(server -> server.setErrorHandler(new JsonErrorHandler()));
     jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
     var reader =
-        new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()));
+        new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()))
+            .withTracing(tracing);
     var algorithmStore = new AlgorithmStore(jdbi, audit.log());
     var algorithms = new AlgorithmExpander(new AlgorithmResolver(algorithmStore), teams);
     jersey.register(

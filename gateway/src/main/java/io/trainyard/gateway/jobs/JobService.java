@@ -18,6 +18,7 @@ import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.gateway.queue.QueueDispatcher;
 import io.trainyard.gateway.queue.QueuePriority;
+import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.spi.JobState;
 import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.ObjectMeta;
@@ -48,6 +49,7 @@ public final class JobService {
   private final JobStore store;
   private final StoredJson json;
   private final Clock clock;
+  private volatile GatewayTracing tracing = GatewayTracing.off();
 
   public JobService(
       Router router,
@@ -64,6 +66,12 @@ public final class JobService {
     this.clock = clock;
   }
 
+  /** Spans for route and persist (docs/observability.md "Traces"); set before serving. */
+  public JobService withTracing(GatewayTracing tracing) {
+    this.tracing = tracing;
+    return this;
+  }
+
   /** Asks every backend and routes, storing nothing. */
   public Quote quote(Caller caller, SpecReader.ParsedJob submitted) {
     var team = teams.resolve(caller.principal(), submitted.job().metadata().team());
@@ -75,11 +83,15 @@ public final class JobService {
 
   /** Routes a job of {@code team} over every backend now; also re-quotes QUEUED jobs. */
   public RoutingDecision route(String team, TrainingJob job) {
-    var quotes = new ArrayList<BackendQuote>();
-    for (var entry : backends.all()) {
-      quotes.add(quoteOne(team, job, entry));
-    }
-    return router.route(job.spec(), quotes);
+    return tracing.inSpan(
+        "route",
+        () -> {
+          var quotes = new ArrayList<BackendQuote>();
+          for (var entry : backends.all()) {
+            quotes.add(quoteOne(team, job, entry));
+          }
+          return router.route(job.spec(), quotes);
+        });
   }
 
   private BackendQuote quoteOne(String team, TrainingJob job, BackendRegistry.Entry entry) {
@@ -169,7 +181,17 @@ public final class JobService {
         idempotencyKey == null
             ? null
             : new IdempotencyKey(quote.team(), principal.subject(), idempotencyKey, specHash);
-    var result = store.insert(row, event, key, teams.budget(quote.team()), actor);
+    var stored = row;
+    var result =
+        tracing.inSpan(
+            "persist",
+            () -> {
+              var inserted = store.insert(stored, event, key, teams.budget(quote.team()), actor);
+              if (inserted instanceof InsertResult.Created created) {
+                tracing.submitted(created.job().id());
+              }
+              return inserted;
+            });
     if (result instanceof InsertResult.Created created) {
       return new Submitted(created.job(), quote, false);
     }
