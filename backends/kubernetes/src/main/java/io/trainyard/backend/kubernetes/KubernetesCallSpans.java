@@ -17,7 +17,6 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,6 +30,7 @@ public final class KubernetesCallSpans implements Interceptor {
   static final String NAME = "trainyard-tracing";
   private static final String SCOPE = "io.trainyard.backend.kubernetes";
   private static final int MAX_OPEN = 10_000;
+  private static final String TRACEPARENT = "traceparent";
   private static final AttributeKey<String> BACKEND_ID =
       AttributeKey.stringKey("trainyard.backend.id");
   private static final AttributeKey<String> BACKEND_KIND =
@@ -50,7 +50,9 @@ public final class KubernetesCallSpans implements Interceptor {
   private final Tracer tracer;
   private final String backendId;
   private final String kind;
-  private final Map<UUID, Span> open = new ConcurrentHashMap<>();
+  // By span id: the request after() sees is a copy (with the traceparent this class added) whose
+  // id() differs from the one before() saw.
+  private final Map<String, Span> open = new ConcurrentHashMap<>();
 
   public KubernetesCallSpans(OpenTelemetry telemetry, String kind, String backendId) {
     this.telemetry = telemetry;
@@ -85,11 +87,33 @@ public final class KubernetesCallSpans implements Interceptor {
       open.values().forEach(Span::end);
       open.clear();
     }
-    var previous = open.put(request.id(), span);
+    var previous = open.put(span.getSpanContext().getSpanId(), span);
     if (previous != null) {
       previous.end();
     }
     telemetry.getPropagators().getTextMapPropagator().inject(parent.with(span), builder, HEADERS);
+    // Whatever propagators the gateway set, the W3C header goes too: it is what after() reads.
+    builder.setHeader(TRACEPARENT, traceparent(span));
+  }
+
+  private static String traceparent(Span span) {
+    var context = span.getSpanContext();
+    return "00-"
+        + context.getTraceId()
+        + "-"
+        + context.getSpanId()
+        + "-"
+        + context.getTraceFlags().asHex();
+  }
+
+  /** The span this class opened for {@code request}, found by the traceparent it sent. */
+  private Span take(HttpRequest request) {
+    var header = request.header(TRACEPARENT);
+    if (header == null) {
+      return null;
+    }
+    var parts = header.split("-");
+    return parts.length < 3 ? null : open.remove(parts[2]);
   }
 
   @Override
@@ -97,7 +121,7 @@ public final class KubernetesCallSpans implements Interceptor {
       HttpRequest request,
       HttpResponse<?> response,
       AsyncBody.Consumer<List<ByteBuffer>> consumer) {
-    var span = open.remove(request.id());
+    var span = take(request);
     if (span == null) {
       return;
     }
@@ -110,7 +134,7 @@ public final class KubernetesCallSpans implements Interceptor {
 
   @Override
   public void afterConnectionFailure(HttpRequest request, Throwable failure) {
-    var span = open.remove(request.id());
+    var span = take(request);
     if (span == null) {
       return;
     }
