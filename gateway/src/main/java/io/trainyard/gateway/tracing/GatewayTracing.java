@@ -201,7 +201,9 @@ public final class GatewayTracing implements Managed {
     Submission submission;
     var waiting = job.state() == JobState.PENDING || job.state() == JobState.QUEUED;
     synchronized (submissions) {
-      submission = waiting ? submissions.get(job.id()) : submissions.remove(job.id());
+      // Every later step links to the submission; an ended job needs it no more.
+      submission =
+          job.state().isTerminal() ? submissions.remove(job.id()) : submissions.get(job.id());
     }
     var builder =
         tracer

@@ -118,6 +118,29 @@ class TracingGatewayIT {
               assertThat(s.attribute("trainyard.backend.id")).isEqualTo("vx");
               assertThat(s.attribute("rpc.grpc.status_code")).isEqualTo("0");
             });
+
+    // Later steps are traces of their own: the job's id on them, a link to the submission.
+    var jobId = trace.submit().attribute("trainyard.job.id");
+    var submission = trace.submit().traceId();
+    var later =
+        RECEIVER.await(
+            all ->
+                all.stream()
+                    .anyMatch(
+                        s ->
+                            s.name().equals("reconcile SUBMITTED")
+                                && jobId.equals(s.attribute("trainyard.job.id"))),
+            WITHIN);
+    var step =
+        later.stream()
+            .filter(s -> s.name().equals("reconcile SUBMITTED"))
+            .filter(s -> jobId.equals(s.attribute("trainyard.job.id")))
+            .findFirst()
+            .orElseThrow();
+    assertThat(step.traceId()).isNotEqualTo(submission);
+    assertThat(step.parentSpanId()).isEqualTo("");
+    assertThat(step.linkedTraceIds()).containsExactly(submission);
+    assertThat(step.attribute("trainyard.backend.id")).isEqualTo("vx");
   }
 
   /**
