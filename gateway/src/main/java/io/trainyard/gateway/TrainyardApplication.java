@@ -82,6 +82,7 @@ import io.trainyard.gateway.resources.QuotesResource;
 import io.trainyard.gateway.resources.SpendResource;
 import io.trainyard.gateway.resources.TeamsResource;
 import io.trainyard.gateway.resources.WebhooksResource;
+import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.gateway.webhooks.FinalMetrics;
 import io.trainyard.gateway.webhooks.Webhooks;
 import jakarta.servlet.DispatcherType;
@@ -162,6 +163,9 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     startup.refuseUnsafeDevMode();
     var dataDir = new DataDirectory(config.dataPath());
     dataDir.create();
+    // Traces (docs/observability.md): off, without tracing.otlp.endpoint, a no-op and no filter.
+    var tracing = GatewayTracing.from(config.getTracing());
+    tracing.registerWith(environment);
     // Dropwizard serves /tasks/log-level and /tasks/gc on the unauthenticated admin port.
     environment
         .admin()
@@ -209,7 +213,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             config.dataPath(),
             clock,
             devMode,
-            config.getBackendHealth().toSettings());
+            config.getBackendHealth().toSettings(),
+            tracing);
     backends.decorate(metrics.backendCalls()::measuring);
     var refresh = config.getPricing().getRefresh();
     var refreshers = PriceRefreshers.from(refresh, clock);
@@ -244,7 +249,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.registerWith(environment);
     var router =
         new Router(prices, config.getDefaultEstimatedHours(), config.getRouting().estimator());
-    var service = new JobService(router, backends, teams, store, json, clock);
+    var service = new JobService(router, backends, teams, store, json, clock).withTracing(tracing);
     var metricTokens = new MetricTokens(metricStore, clock);
     var logMetrics = new LogMetrics(metricStore, clock);
     var publicUrl = new PublicUrl(config.getGateway().getPublicUrl());
@@ -272,6 +277,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
             new MetricsEnvironment(metricTokens, publicUrl)::apply,
             clock);
+    stepper.withTracing(tracing);
     var reconciler =
         new Reconciler(
             store,
@@ -320,7 +326,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .addServerLifecycleListener(server -> server.setErrorHandler(new JsonErrorHandler()));
     jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
     var reader =
-        new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()));
+        new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()))
+            .withTracing(tracing);
     var algorithmStore = new AlgorithmStore(jdbi, audit.log());
     var algorithms = new AlgorithmExpander(new AlgorithmResolver(algorithmStore), teams);
     jersey.register(

@@ -17,6 +17,7 @@ import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
 import io.trainyard.gateway.config.RoutingConfig;
 import io.trainyard.gateway.config.TeamConfig;
+import io.trainyard.gateway.config.TracingConfig;
 import io.trainyard.gateway.config.WebhooksConfig;
 import io.trainyard.spi.BackendConfig;
 import jakarta.validation.Valid;
@@ -48,6 +49,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
   @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
   @Valid @NotNull private MetricsConfig metrics = new MetricsConfig();
+  @Valid @NotNull private TracingConfig tracing = new TracingConfig();
   @Valid @NotNull private GatewayConfig gateway = new GatewayConfig();
 
   @Valid @NotNull
@@ -203,6 +205,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public MetricsConfig getMetrics() {
     return metrics;
+  }
+
+  @JsonProperty
+  public TracingConfig getTracing() {
+    return tracing;
+  }
+
+  @JsonProperty
+  public void setTracing(TracingConfig tracing) {
+    this.tracing = tracing;
   }
 
   @JsonProperty

@@ -1,6 +1,8 @@
 package io.trainyard.gateway.backends;
 
 import io.dropwizard.lifecycle.Managed;
+import io.trainyard.gateway.tracing.GatewayTracing;
+import io.trainyard.gateway.tracing.TracedBackend;
 import io.trainyard.spi.BackendConfig;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendException;
@@ -70,6 +72,7 @@ public final class BackendRegistry implements Managed {
   private final Settings settings;
   private volatile java.util.function.UnaryOperator<TrainingBackend> decorator =
       java.util.function.UnaryOperator.identity();
+  private GatewayTracing tracing = GatewayTracing.off();
   private final List<java.util.function.Consumer<Entry>> startListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
   private ScheduledExecutorService schedule;
@@ -105,7 +108,23 @@ public final class BackendRegistry implements Managed {
       Clock clock,
       boolean devMode,
       Settings settings) {
+    this(configs, shapes, dataDir, clock, devMode, settings, GatewayTracing.off());
+  }
+
+  /**
+   * @param tracing handed to every backend (its client spans) and wrapped around it ({@link
+   *     TracedBackend}: a span per call) when on
+   */
+  public BackendRegistry(
+      Iterable<BackendConfig> configs,
+      InstanceShapes shapes,
+      Path dataDir,
+      Clock clock,
+      boolean devMode,
+      Settings settings,
+      GatewayTracing tracing) {
     this.settings = settings;
+    this.tracing = tracing;
     var factories = factories();
     for (var config : configs) {
       if (config.id() == null || config.id().isBlank()) {
@@ -120,9 +139,14 @@ public final class BackendRegistry implements Managed {
       }
       var context =
           new BackendContext(
-              shapes, dataDir.resolve("backends").resolve(config.id()), clock, devMode, dataDir);
+              shapes,
+              dataDir.resolve("backends").resolve(config.id()),
+              clock,
+              devMode,
+              dataDir,
+              tracing.openTelemetry());
       try {
-        entries.put(config.id(), new Entry(create(factory, config, context), config));
+        entries.put(config.id(), new Entry(traced(create(factory, config, context)), config));
       } catch (BackendException.Retryable | BackendException.Unauthenticated e) {
         var reason = e.getMessage();
         LOG.warn(
@@ -150,6 +174,10 @@ public final class BackendRegistry implements Managed {
       entries.replaceAll(
           (id, entry) -> new Entry(decorator.apply(entry.backend()), entry.config()));
     }
+  }
+
+  private TrainingBackend traced(TrainingBackend backend) {
+    return tracing.enabled() ? new TracedBackend(backend, tracing) : backend;
   }
 
   /** Every backend factory on the class path, by its configuration class. */
@@ -326,7 +354,7 @@ public final class BackendRegistry implements Managed {
       var pending = unstarted.get(id);
       var config = entries.get(id).config();
       try {
-        var backend = decorator.apply(create(pending.factory(), config, pending.context()));
+        var backend = decorator.apply(traced(create(pending.factory(), config, pending.context())));
         var entry = new Entry(backend, config);
         entries.put(id, entry);
         unstarted.remove(id);

@@ -19,6 +19,7 @@ import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.gateway.logging.JobMdc;
 import io.trainyard.gateway.queue.QueueDispatcher;
 import io.trainyard.gateway.queue.QueuePriority;
+import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.spi.JobState;
 import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.ObjectMeta;
@@ -49,6 +50,7 @@ public final class JobService {
   private final JobStore store;
   private final StoredJson json;
   private final Clock clock;
+  private volatile GatewayTracing tracing = GatewayTracing.off();
 
   public JobService(
       Router router,
@@ -65,6 +67,12 @@ public final class JobService {
     this.clock = clock;
   }
 
+  /** Spans for route and persist (docs/observability.md "Traces"); set before serving. */
+  public JobService withTracing(GatewayTracing tracing) {
+    this.tracing = tracing;
+    return this;
+  }
+
   /** Asks every backend and routes, storing nothing. */
   public Quote quote(Caller caller, SpecReader.ParsedJob submitted) {
     var team = teams.resolve(caller.principal(), submitted.job().metadata().team());
@@ -76,12 +84,16 @@ public final class JobService {
 
   /** Routes a job of {@code team} over every backend now; also re-quotes QUEUED jobs. */
   public RoutingDecision route(String team, TrainingJob job) {
-    var quotes = new ArrayList<BackendQuote>();
-    var waiting = store.waitingByBackend();
-    for (var entry : backends.all()) {
-      quotes.add(GatewayQueueAhead.add(quoteOne(team, job, entry), waiting));
-    }
-    return router.route(job.spec(), quotes);
+    return tracing.inSpan(
+        "route",
+        () -> {
+          var quotes = new ArrayList<BackendQuote>();
+          var waiting = store.waitingByBackend();
+          for (var entry : backends.all()) {
+            quotes.add(GatewayQueueAhead.add(quoteOne(team, job, entry), waiting));
+          }
+          return router.route(job.spec(), quotes);
+        });
   }
 
   private BackendQuote quoteOne(String team, TrainingJob job, BackendRegistry.Entry entry) {
@@ -171,9 +183,19 @@ public final class JobService {
         idempotencyKey == null
             ? null
             : new IdempotencyKey(quote.team(), principal.subject(), idempotencyKey, specHash);
+    var stored = row;
     InsertResult result;
     try (var mdc = JobMdc.of(row)) {
-      result = store.insert(row, event, key, teams.budget(quote.team()), actor);
+      result =
+          tracing.inSpan(
+              "persist",
+              () -> {
+                var inserted = store.insert(stored, event, key, teams.budget(quote.team()), actor);
+                if (inserted instanceof InsertResult.Created created) {
+                  tracing.submitted(created.job().id());
+                }
+                return inserted;
+              });
     }
     if (result instanceof InsertResult.Created created) {
       return new Submitted(created.job(), quote, false);

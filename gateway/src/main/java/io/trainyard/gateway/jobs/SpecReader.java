@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.kubeflow.KubeflowConversionException;
 import io.trainyard.kubeflow.KubeflowDocuments;
 import io.trainyard.kubeflow.KubeflowReader;
@@ -43,6 +44,7 @@ public final class SpecReader {
   private final TrainJobReader trainJobs;
   private final JobSpecValidator validator = new JobSpecValidator();
   private final int maxBytes;
+  private volatile GatewayTracing tracing = GatewayTracing.off();
 
   /** A reader whose TrainJobs may name Kubeflow Trainer's built-in runtimes only. */
   public SpecReader(int maxBytes) {
@@ -153,6 +155,16 @@ public final class SpecReader {
    * @throws ApiException 400 when the body does not parse, 422 when it is not a valid job
    */
   public ParsedJob read(byte[] body, Expansion algorithms) {
+    return tracing.inSpan("validate", () -> parse(body, algorithms));
+  }
+
+  /** Spans for validation (docs/observability.md "Traces"); set before serving. */
+  public SpecReader withTracing(GatewayTracing tracing) {
+    this.tracing = tracing;
+    return this;
+  }
+
+  private ParsedJob parse(byte[] body, Expansion algorithms) {
     JsonNode tree;
     try {
       tree = KubeflowDocuments.parseSingle(body);

@@ -8,6 +8,7 @@ import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.logging.LogEscape;
+import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.BackendPhase;
@@ -64,6 +65,8 @@ public final class JobStepper {
    * @param teams budgets and per-backend settings (namespaces) of teams
    * @param archive where an ended attempt's logs go when its backend does not keep them
    */
+  private volatile GatewayTracing tracing = GatewayTracing.off();
+
   public JobStepper(
       JobStore store,
       BackendRegistry backends,
@@ -116,8 +119,18 @@ public final class JobStepper {
     this.clock = clock;
   }
 
+  /** Each step as a span of its own (docs/observability.md "Traces"); set before starting. */
+  public JobStepper withTracing(GatewayTracing tracing) {
+    this.tracing = tracing;
+    return this;
+  }
+
   /** Steps {@code job}, which {@code owner} has leased. Never throws for backend trouble. */
   public void step(JobRow job, String owner) {
+    tracing.step(job, () -> stepUntraced(job, owner));
+  }
+
+  private void stepUntraced(JobRow job, String owner) {
     try {
       if (backendRemoved(job)) {
         endOnRemovedBackend(job, owner);

@@ -61,9 +61,49 @@ class ArchitectureTest {
             .should()
             .onlyDependOnClassesThat()
             .resideInAnyPackage(
-                "java..", "io.trainyard.spi..", "com.fasterxml.jackson.annotation..")
-            .as("spi depends only on the JDK and Jackson annotations"))
+                "java..",
+                "io.trainyard.spi..",
+                "com.fasterxml.jackson.annotation..",
+                "io.opentelemetry.api..",
+                "io.opentelemetry.context..")
+            .as(
+                "spi depends only on the JDK, Jackson annotations and the OpenTelemetry API"
+                    + " (BackendContext.openTelemetry)"))
         .check(CLASSES);
+  }
+
+  /**
+   * Backends make client spans with the OpenTelemetry API alone; the SDK, its exporters and their
+   * configuration are the gateway's (docs/observability.md "Traces").
+   */
+  @org.junit.jupiter.api.Test
+  void backendsUseTheOpenTelemetryApiOnly() {
+    (noClasses()
+            .that()
+            .resideInAPackage("io.trainyard.backend..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.opentelemetry.sdk..", "io.opentelemetry.exporter..")
+            .as("no backend imports io.opentelemetry.sdk or io.opentelemetry.exporter"))
+        .check(CLASSES);
+  }
+
+  /** The rule above does look at the backends' tracing: their client spans are there to see. */
+  @org.junit.jupiter.api.Test
+  void backendsMakeClientSpansWithTheApi() {
+    org.assertj.core.api.Assertions.assertThat(
+            CLASSES.stream()
+                .filter(c -> c.getPackageName().startsWith("io.trainyard.backend."))
+                .filter(
+                    c ->
+                        c.getDirectDependenciesFromSelf().stream()
+                            .anyMatch(
+                                d ->
+                                    d.getTargetClass()
+                                        .getPackageName()
+                                        .startsWith("io.opentelemetry.api")))
+                .map(c -> c.getSimpleName()))
+        .contains("KubernetesCallSpans", "SageMakerCallSpans", "VertexCallSpans");
   }
 
   @org.junit.jupiter.api.Test

@@ -42,9 +42,11 @@ public final class AzureMlBackendFactory implements BackendFactory<AzureMlConfig
   /** With an HTTP client of the caller's (tests trust their own certificate with it). */
   static AzureMlBackend create(AzureMlConfig config, BackendContext context, HttpClient http) {
     var credential = credential(config, http);
-    var arm = new AzureMlArm(pipeline(http, credential, AzureMlArm.SCOPE, config), config);
+    var spans = new AzureMlCallSpans(context.openTelemetry(), config.id());
+    var arm = new AzureMlArm(pipeline(http, credential, AzureMlArm.SCOPE, config, spans), config);
     var logs =
-        new AzureMlBlobLogs(pipeline(http, credential, AzureMlBlobLogs.SCOPE, config), config);
+        new AzureMlBlobLogs(
+            pipeline(http, credential, AzureMlBlobLogs.SCOPE, config, spans), config);
     return new AzureMlBackend(config, context, arm, logs);
   }
 
@@ -77,12 +79,22 @@ public final class AzureMlBackendFactory implements BackendFactory<AzureMlConfig
 
   static HttpPipeline pipeline(
       HttpClient http, TokenCredential credential, String scope, AzureMlConfig config) {
+    return pipeline(http, credential, scope, config, null);
+  }
+
+  private static HttpPipeline pipeline(
+      HttpClient http,
+      TokenCredential credential,
+      String scope,
+      AzureMlConfig config,
+      AzureMlCallSpans spans) {
     var retry =
         new RetryPolicy(
             new RetryOptions(new ExponentialBackoffOptions().setMaxRetries(config.maxRetries())));
-    return new HttpPipelineBuilder()
-        .httpClient(http)
-        .policies(retry, new BearerTokenAuthenticationPolicy(credential, scope))
+    var auth = new BearerTokenAuthenticationPolicy(credential, scope);
+    var builder = new HttpPipelineBuilder().httpClient(http);
+    // Ahead of the retry policy: one span per call, its retries inside.
+    return (spans == null ? builder.policies(retry, auth) : builder.policies(spans, retry, auth))
         .build();
   }
 }

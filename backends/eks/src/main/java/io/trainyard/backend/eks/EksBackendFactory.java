@@ -1,5 +1,6 @@
 package io.trainyard.backend.eks;
 
+import io.trainyard.backend.kubernetes.KubernetesCallSpans;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
 import io.trainyard.spi.TrainingBackend;
@@ -71,6 +72,7 @@ public final class EksBackendFactory implements BackendFactory<EksConfig> {
             new EksTokenProvider(generator, context.clock()),
             apiServerOverride,
             owned);
+    connector.withSpans(new KubernetesCallSpans(context.openTelemetry(), KIND, config.id()));
     return new EksBackend(config.settings(), context, connector);
   }
 

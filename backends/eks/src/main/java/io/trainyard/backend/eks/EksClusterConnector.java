@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.OAuthTokenProvider;
+import io.trainyard.backend.kubernetes.KubernetesCallSpans;
 import io.trainyard.backend.kubernetes.KubernetesClients;
 import io.trainyard.spi.BackendException;
 import java.util.List;
@@ -28,6 +29,7 @@ final class EksClusterConnector implements AutoCloseable {
   private final OAuthTokenProvider tokens;
   private final UnaryOperator<EksClusterEndpoint> apiServerOverride;
   private final List<AutoCloseable> owned;
+  private volatile KubernetesCallSpans spans;
 
   /**
    * @param apiServerOverride identity, except in tests (see {@link EksBackendFactory})
@@ -46,6 +48,12 @@ final class EksClusterConnector implements AutoCloseable {
     this.tokens = Objects.requireNonNull(tokens, "tokens");
     this.apiServerOverride = Objects.requireNonNull(apiServerOverride, "apiServerOverride");
     this.owned = List.copyOf(owned);
+  }
+
+  /** The cluster client's calls become client spans of the gateway's trace. */
+  EksClusterConnector withSpans(KubernetesCallSpans spans) {
+    this.spans = spans;
+    return this;
   }
 
   /**
@@ -86,7 +94,7 @@ final class EksClusterConnector implements AutoCloseable {
             .withCaCertData(endpoint.caData())
             .withOauthTokenProvider(tokens)
             .build();
-    return KubernetesClients.build(config);
+    return KubernetesClients.build(config, spans);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainyard.backend.kubernetes.KubernetesBackend;
+import io.trainyard.backend.kubernetes.KubernetesCallSpans;
 import io.trainyard.backend.kubernetes.KubernetesClients;
 import io.trainyard.spi.BackendContext;
 import io.trainyard.spi.BackendFactory;
@@ -49,20 +50,27 @@ public final class GkeBackendFactory implements BackendFactory<GkeConfig> {
             context.clock(),
             GkeTokenProvider.DEFAULT_REFRESH_MARGIN);
     var endpoint = given != null ? given : GkeClusterLookup.endpoint(config, tokens::getToken);
-    return KubernetesBackend.create(KIND, config.settings(), client(endpoint, tokens), context);
+    var spans = new KubernetesCallSpans(context.openTelemetry(), KIND, config.id());
+    return KubernetesBackend.create(
+        KIND, config.settings(), client(endpoint, tokens, spans), context);
+  }
+
+  static KubernetesClient client(GkeEndpoint endpoint, GkeTokenProvider tokens) {
+    return client(endpoint, tokens, null);
   }
 
   /**
    * A client of exactly this endpoint: built from an empty configuration, so nothing of the gateway
    * host's own kubeconfig, service account or {@code KUBERNETES_*} environment leaks in.
    */
-  static KubernetesClient client(GkeEndpoint endpoint, GkeTokenProvider tokens) {
+  static KubernetesClient client(
+      GkeEndpoint endpoint, GkeTokenProvider tokens, KubernetesCallSpans spans) {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(endpoint.serverUrl())
             .withCaCertData(endpoint.caCertificate())
             .withOauthTokenProvider(tokens)
             .build();
-    return KubernetesClients.build(config);
+    return KubernetesClients.build(config, spans);
   }
 }

@@ -30,7 +30,12 @@ public final class KubernetesBackendFactory implements BackendFactory<Kubernetes
   /** Connects lazily: no request is made until the backend is used. */
   @Override
   public TrainingBackend create(KubernetesConfig config, BackendContext context) {
-    return KubernetesBackend.create(KIND, config.settings(), client(config), context);
+    var spans = new KubernetesCallSpans(context.openTelemetry(), KIND, config.id());
+    return KubernetesBackend.create(KIND, config.settings(), client(config, spans), context);
+  }
+
+  static KubernetesClient client(KubernetesConfig config) {
+    return client(config, null);
   }
 
   /**
@@ -41,7 +46,7 @@ public final class KubernetesBackendFactory implements BackendFactory<Kubernetes
    * @throws IllegalArgumentException the kubeconfig cannot be read or lacks the context, or {@code
    *     inCluster} is set outside a pod
    */
-  static KubernetesClient client(KubernetesConfig config) {
+  static KubernetesClient client(KubernetesConfig config, KubernetesCallSpans spans) {
     Config clientConfig;
     var path = config.kubeconfigPath();
     if (config.inCluster()) {
@@ -59,7 +64,7 @@ public final class KubernetesBackendFactory implements BackendFactory<Kubernetes
         throw new IllegalArgumentException("kubeconfig " + path + ": " + e.getMessage(), e);
       }
     }
-    return KubernetesClients.build(clientConfig);
+    return KubernetesClients.build(clientConfig, spans);
   }
 
   // The client falls back to its defaults (localhost) for a context the file lacks: a typo would

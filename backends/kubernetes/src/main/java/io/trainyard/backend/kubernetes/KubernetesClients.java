@@ -18,8 +18,21 @@ public final class KubernetesClients {
   private KubernetesClients() {}
 
   public static KubernetesClient build(Config config) {
+    return build(config, null);
+  }
+
+  /**
+   * A client whose calls become client spans of the gateway's trace ({@link KubernetesCallSpans});
+   * {@code spans} null: none.
+   */
+  public static KubernetesClient build(Config config, KubernetesCallSpans spans) {
     config.setRequestRetryBackoffLimit(RETRIES);
     config.setRequestRetryBackoffInterval(FIRST_RETRY_PAUSE_MS);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    var builder = new KubernetesClientBuilder().withConfig(config);
+    if (spans != null) {
+      builder.withHttpClientBuilderConsumer(
+          http -> http.addOrReplaceInterceptor(KubernetesCallSpans.NAME, spans));
+    }
+    return builder.build();
   }
 }

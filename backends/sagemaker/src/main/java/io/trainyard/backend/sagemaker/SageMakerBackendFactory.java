@@ -30,25 +30,42 @@ public final class SageMakerBackendFactory implements BackendFactory<SageMakerCo
   /** Builds the SDK clients; nothing is called until the first request. */
   @Override
   public TrainingBackend create(SageMakerConfig config, BackendContext context) {
-    return new SageMakerBackend(config, context, sageMakerClient(config), logsClient(config));
+    var spans = new SageMakerCallSpans(context.openTelemetry(), config.id());
+    return new SageMakerBackend(
+        config, context, sageMakerClient(config, spans), logsClient(config, spans));
   }
 
   static SageMakerClient sageMakerClient(SageMakerConfig config) {
-    var builder = SageMakerClient.builder().httpClientBuilder(ApacheHttpClient.builder());
-    return configure(builder, config).build();
+    return sageMakerClient(config, null);
   }
 
   static CloudWatchLogsClient logsClient(SageMakerConfig config) {
-    var builder = CloudWatchLogsClient.builder().httpClientBuilder(ApacheHttpClient.builder());
-    return configure(builder, config).build();
+    return logsClient(config, null);
   }
 
-  private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, SageMakerConfig config) {
+  private static SageMakerClient sageMakerClient(SageMakerConfig config, SageMakerCallSpans spans) {
+    var builder = SageMakerClient.builder().httpClientBuilder(ApacheHttpClient.builder());
+    return configure(builder, config, spans).build();
+  }
+
+  private static CloudWatchLogsClient logsClient(SageMakerConfig config, SageMakerCallSpans spans) {
+    var builder = CloudWatchLogsClient.builder().httpClientBuilder(ApacheHttpClient.builder());
+    return configure(builder, config, spans).build();
+  }
+
+  private static <B extends AwsClientBuilder<B, ?>> B configure(
+      B builder, SageMakerConfig config, SageMakerCallSpans spans) {
     builder
         .region(Region.of(config.region()))
         .credentialsProvider(credentials(config))
         // Few attempts: the reconciler retries a Retryable later rather than blocking its thread.
-        .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(config.maxAttempts())));
+        .overrideConfiguration(
+            o -> {
+              o.retryStrategy(b -> b.maxAttempts(config.maxAttempts()));
+              if (spans != null) {
+                o.addExecutionInterceptor(spans);
+              }
+            });
     config.endpointUri().ifPresent(builder::endpointOverride);
     return builder;
   }

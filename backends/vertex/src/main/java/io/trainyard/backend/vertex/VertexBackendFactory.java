@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /** Creates {@code type: vertex} backends; registered for {@link java.util.ServiceLoader}. */
@@ -38,9 +39,10 @@ public final class VertexBackendFactory implements BackendFactory<VertexConfig> 
    */
   @Override
   public TrainingBackend create(VertexConfig config, BackendContext context) {
-    var client = client(config);
+    var spans = new VertexCallSpans(context.openTelemetry(), config.id());
+    var client = client(config, spans);
     try {
-      return new VertexBackend(config, context, client, loggingClient(config));
+      return new VertexBackend(config, context, client, loggingClient(config, spans));
     } catch (RuntimeException e) {
       client.close();
       throw e;
@@ -48,9 +50,16 @@ public final class VertexBackendFactory implements BackendFactory<VertexConfig> 
   }
 
   static JobServiceClient client(VertexConfig config) {
+    return client(config, null);
+  }
+
+  private static JobServiceClient client(VertexConfig config, VertexCallSpans spans) {
     var channel = JobServiceSettings.defaultGrpcTransportProviderBuilder();
     if (config.plaintext()) {
       channel.setChannelConfigurator(b -> b.usePlaintext());
+    }
+    if (spans != null) {
+      channel.setInterceptorProvider(() -> List.of(spans));
     }
     try {
       var settings =
@@ -70,10 +79,13 @@ public final class VertexBackendFactory implements BackendFactory<VertexConfig> 
    * retried by the client: each try spends the project's small read quota, and a followed stream's
    * next poll is the retry.
    */
-  static LoggingClient loggingClient(VertexConfig config) {
+  static LoggingClient loggingClient(VertexConfig config, VertexCallSpans spans) {
     var channel = LoggingSettings.defaultGrpcTransportProviderBuilder();
     if (config.plaintext()) {
       channel.setChannelConfigurator(b -> b.usePlaintext());
+    }
+    if (spans != null) {
+      channel.setInterceptorProvider(() -> List.of(spans));
     }
     try {
       var settings =
