@@ -4,13 +4,11 @@ import { ErrorNote, useApi } from "../hooks.jsx";
 import { accessToken, hasRole } from "../auth.js";
 import { when } from "../format.js";
 import { navigate } from "../router.js";
-import { useServedPaths } from "../capabilities.js";
 
 const FIELDS = ["actor", "team", "action", "backend", "from", "to"];
 
-function Verification({ served }) {
-  const { data, error } = useApi(served ? "/v1/audit/verification" : null, 30000);
-  if (!served) return <p class="muted">This gateway does not report digest verification yet.</p>;
+function Verification() {
+  const { data, error } = useApi("/v1/audit/verification", 30000);
   if (error) return <ErrorNote error={error} />;
   if (!data) return null;
   const c = data.chain;
@@ -45,9 +43,8 @@ async function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-const DOWNLOAD = "/v1/audit/exports/{name}/blobs/{blob}";
 
-function Exports({ served }) {
+function Exports() {
   const [format, setFormat] = useState("jsonl");
   const [result, setResult] = useState(null);
   const [error, setError] = useState(null);
@@ -80,19 +77,13 @@ function Exports({ served }) {
       {result && (
         <p id="export-result">
           Export {result.name}: chain {result.chainIntactAtExport ? "intact" : "BROKEN"} at export.{" "}
-          {served.has(DOWNLOAD) ? (
-            <span class="downloads">
-              {result.blobs.map((b) => (
-                <button type="button" class="link" onClick={() => download(result.name, b).catch(setError)}>
-                  Download {b.split("/").pop()}
-                </button>
-              ))}
-            </span>
-          ) : (
-            <span class="muted">
-              Written to the export sink as {result.blobs.join(", ")}; downloading here comes with a gateway that serves GET {DOWNLOAD}.
-            </span>
-          )}
+          <span class="downloads">
+            {result.blobs.map((b) => (
+              <button type="button" class="link" onClick={() => download(result.name, b).catch(setError)}>
+                Download {b.split("/").pop()}
+              </button>
+            ))}
+          </span>
         </p>
       )}
     </form>
@@ -106,14 +97,13 @@ export function AuditPage({ params }) {
   const [after, setAfter] = useState(0);
   const { data, error } = useApi(`/v1/audit${query({ ...filters, limit: 100, afterSeq: after || "" })}`);
   const events = data?.events || [];
-  const served = useServedPaths();
   return (
     <section>
       <h1>Audit</h1>
       <h2>Verification</h2>
-      <Verification served={served.has("/v1/audit/verification")} />
+      <Verification />
       <h2>Export</h2>
-      <Exports served={served} />
+      <Exports />
       <h2>Events</h2>
       <form
         class="filters"

@@ -15,10 +15,7 @@ function age(seconds) {
   return d ? `${d}d ${h}h` : `${h}h ${Math.floor((seconds % 3600) / 60)}m`;
 }
 
-/**
- * Health, load, capacity and catalog age per backend. Jobs, capacity and catalog come with issue
- * 17's API; on a gateway without them those columns say so.
- */
+/** Health, load, capacity and catalog age per backend. */
 export function BackendsPage() {
   const { data, error } = useApi("/v1/backends", 5000);
   const backends = data?.backends || [];
@@ -40,8 +37,7 @@ export function BackendsPage() {
         </thead>
         <tbody>
           {backends.map((b) => {
-            const healthy = b.health ? b.health.healthy : b.healthy;
-            const reason = b.health ? b.health.reason : b.message;
+            const { healthy, reason } = b.health;
             return (
               <tr data-backend={b.id}>
                 <th scope="row">{b.id}</th>
@@ -51,9 +47,9 @@ export function BackendsPage() {
                   <span class={healthy ? "ok" : "bad"}>{healthy ? "healthy" : "unhealthy"}</span>
                   {reason && <small class="muted"> {reason}</small>}
                 </td>
-                <td>{b.jobs ? `${b.jobs.running} / ${b.jobs.queued}` : "—"}</td>
+                <td>{`${b.jobs.running} / ${b.jobs.queued}`}</td>
                 <td>{capacity(b.capacity)}</td>
-                <td>{b.catalog ? `${b.catalog.source}, ${age(b.catalog.ageSeconds)} old` : "—"}</td>
+                <td>{`${b.catalog.source}, ${age(b.catalog.ageSeconds)} old`}</td>
               </tr>
             );
           })}

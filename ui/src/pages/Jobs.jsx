@@ -8,9 +8,8 @@ import { SubmitForm } from "./Submit.jsx";
 const FILTERS = ["team", "backend", "algorithm", "owner", "since", "until"];
 
 /**
- * The filters the API takes since issue 17 (team, backend, algorithm, owner, since, until) go to
- * the server; the page also applies them to what it got, so it filters right on a gateway that
- * knows only state and limit.
+ * The filters go to the server; the page applies them again to jobs it already holds (live
+ * updates of the first page), so a row that stopped matching leaves at once.
  */
 function matches(job, f) {
   if (f.team && job.team !== f.team) return false;

@@ -13,7 +13,7 @@ import java.util.Set;
  *     none
  * @param algorithm {@code team/name}: any version of the registered algorithm
  * @param algorithmVersion with {@code algorithm}: only that version; null for all
- * @param owner the submitter's subject, as stored on the job
+ * @param owner the submitter's user name, as jobs show it ({@code owner})
  * @param since created at or after
  * @param until created before
  */

@@ -44,7 +44,7 @@ public final class JobSearch {
       }
     }
     if (filter.owner() != null) {
-      where.add("owner_subject = :owner");
+      where.add("owner_username = :owner");
     }
     if (filter.since() != null) {
       where.add("created_at >= :since");

@@ -49,7 +49,7 @@ abstract class JobSearchContract extends JobStoreFixture {
             s,
             newJob("nlp", "b").toBuilder()
                 .backendId("eks")
-                .ownerSubject("subject-bob")
+                .ownerUsername("bob")
                 .specJson("{\"spec\":{\"algorithm\":\"nlp/bert@2\"}}")
                 .build());
     clock.advance(Duration.ofSeconds(1));
@@ -72,8 +72,7 @@ abstract class JobSearchContract extends JobStoreFixture {
     assertThat(search().page(all.withTeams(Set.of()), null, 10)).isEmpty();
     assertThat(ids(search().page(with(all, "backend", "eks"), null, 10)))
         .containsExactly(d.id(), b.id());
-    assertThat(ids(search().page(with(all, "owner", "subject-bob"), null, 10)))
-        .containsExactly(b.id());
+    assertThat(ids(search().page(with(all, "owner", "bob"), null, 10))).containsExactly(b.id());
     assertThat(ids(search().page(algorithm(all, "nlp/bert", null), null, 10)))
         .containsExactly(c.id(), b.id());
     assertThat(ids(search().page(algorithm(all, "nlp/bert", 2), null, 10))).containsExactly(b.id());

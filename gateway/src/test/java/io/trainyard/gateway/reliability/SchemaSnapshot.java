@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * A database snapshot at a schema tag (gateway/src/test/resources/snapshots/TAG/), what it holds
- * and how a gateway is configured to read it: written by {@link SnapshotWriterIT}, upgraded by
- * {@link UpgradeFromSnapshotIT}. Its files:
+ * and how a gateway is configured to read it: written by {@link SnapshotWriter}, upgraded by {@link
+ * UpgradeFromSnapshotIT}. Its files:
  *
  * <ul>
  *   <li>{@code database.sql}: {@code pg_dump} of the gateway's database (plain SQL);

@@ -116,7 +116,7 @@ class DashboardApiGatewayIT {
     assertThat(ids(client.get("/v1/jobs?team=nlp", bob))).isEmpty();
     assertThat(ids(client.get("/v1/jobs?team=vision", platformAdmin)))
         .containsExactlyElementsOf(reversed(VISION));
-    assertThat(ids(client.get("/v1/jobs?owner=dev:bob", platformAdmin)))
+    assertThat(ids(client.get("/v1/jobs?owner=bob", platformAdmin)))
         .containsExactlyElementsOf(reversed(VISION));
     assertThat(ids(client.get("/v1/jobs?backend=local", alice)))
         .containsExactlyElementsOf(reversed(NLP));
@@ -127,8 +127,8 @@ class DashboardApiGatewayIT {
     assertThat(ids(client.get("/v1/jobs?since=" + third + "&until=" + fifth, alice)))
         .containsExactly(NLP.get(3), NLP.get(2));
     // Combined, and the auditor reads every team.
-    assertThat(ids(client.get("/v1/jobs?team=vision&owner=dev:alice", platformAdmin))).isEmpty();
-    assertThat(ids(client.get("/v1/jobs?owner=dev:alice&since=" + fifth, auditor)))
+    assertThat(ids(client.get("/v1/jobs?team=vision&owner=alice", platformAdmin))).isEmpty();
+    assertThat(ids(client.get("/v1/jobs?owner=alice&since=" + fifth, auditor)))
         .containsExactly(NLP.get(5), NLP.get(4));
     assertThat(ids(client.get("/v1/jobs", auditor))).hasSize(NLP.size() + VISION.size());
 

@@ -183,16 +183,17 @@ class DashboardDevModeIT {
     browser.awaitVisible("#backends tbody tr[data-backend=local]");
     browser.screenshot("backends");
     go("/spend");
-    var months =
+    // GET /v1/spend: nlp's runs this month per backend, and what they would have cost elsewhere.
+    var nlp =
         browser.await(
-            "six months of nlp's spend",
-            d -> {
-              var found = d.findElements(By.cssSelector("#spend-months tbody tr"));
-              return found.size() == 6 ? found : null;
-            });
-    // This month holds the two runs: 2 × 1 s at $0.40/h is a fraction of a cent, never negative.
-    assertThat(months.get(5).getText()).contains("$");
-    assertThat(browser.find("#spend-chart").getAttribute("data-points")).isEqualTo("6,6");
+            "nlp's spend and its managed comparison",
+            d ->
+                d.findElements(By.cssSelector("#comparison tbody tr")).stream()
+                    .filter(r -> r.getText().startsWith("nlp"))
+                    .findFirst()
+                    .orElse(null));
+    assertThat(nlp.getText()).contains("$");
+    assertThat(browser.find("#spend-chart").getAttribute("data-points")).isNotBlank();
     browser.screenshot("spend");
     go("/algorithms");
     browser.awaitVisible("h1");

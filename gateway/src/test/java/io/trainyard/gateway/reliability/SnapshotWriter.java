@@ -21,17 +21,18 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * Writes the database snapshot of the current schema tag ({@link SchemaSnapshot}): a gateway of
  * today on an empty PostgreSQL, one job driven into each state through the API and a stand-in
- * operator, then the gateway stopped and its database dumped. Off unless asked for; when a release
- * tags the schema (a {@code tagDatabase} changeSet at the end of changelog.xml), run it with that
- * tag and commit the directory it writes:
+ * operator, then the gateway stopped and its database dumped. Not an {@code *IT}, so {@code mvn
+ * verify} never runs it (nor counts it as skipped); it runs only when named, with the tag, and when
+ * a release tags the schema (a {@code tagDatabase} changeSet at the end of changelog.xml), run it
+ * with that tag and commit the directory it writes:
  *
  * <pre>
  * mvn -B verify -pl gateway -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
- *   -Dit.test=SnapshotWriterIT -Dfailsafe.failIfNoSpecifiedTests=false -Dtrainyard.snapshot.write=v0.1.0
+ *   -Dit.test=SnapshotWriter -Dfailsafe.failIfNoSpecifiedTests=false -Dtrainyard.snapshot.write=v0.1.0
  * </pre>
  */
 @EnabledIfSystemProperty(named = "trainyard.snapshot.write", matches = "v.+")
-class SnapshotWriterIT {
+class SnapshotWriter {
   @Test
   void writesTheSnapshotOfTheCurrentSchema() throws Exception {
     var tag = System.getProperty("trainyard.snapshot.write");
