@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,7 +44,7 @@ final class AuditExportCommand {
             "/v1/audit/exports",
             body.toString().getBytes(StandardCharsets.UTF_8),
             "application/json",
-            java.util.Map.of());
+            Map.of());
     var export = client.parse(answer);
     if (!line.has("--wait")) {
       if (output == CommandLine.Output.JSON) {

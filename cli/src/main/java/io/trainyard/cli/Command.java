@@ -2,6 +2,7 @@ package io.trainyard.cli;
 
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** The CLI's commands, with what each accepts; usage text and argument checks come from here. */
 enum Command {
@@ -178,7 +179,7 @@ enum Command {
 
   /** Every option this command takes after it, with and without a value. */
   Set<String> options() {
-    var all = new java.util.TreeSet<>(valueOptions);
+    var all = new TreeSet<>(valueOptions);
     all.addAll(flags);
     return all;
   }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 
 /**
  * {@code trainyard spend [TEAM]} and {@code trainyard backends}: the dashboard's Spend and Backends
@@ -52,7 +53,7 @@ final class DashboardCommands {
             + " (per "
             + report.path("granularity").asText()
             + ")");
-    var teams = new java.util.TreeSet<String>();
+    var teams = new TreeSet<String>();
     report.path("series").forEach(s -> teams.add(s.path("team").asText()));
     report.path("budgets").forEach(b -> teams.add(b.path("team").asText()));
     if (teams.isEmpty()) {

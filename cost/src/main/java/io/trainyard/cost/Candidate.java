@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.Rejection;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -63,7 +64,7 @@ public record Candidate(
    * the offer's own.
    */
   Candidate withTotal(JobTotal total) {
-    var all = new java.util.ArrayList<>(notes);
+    var all = new ArrayList<>(notes);
     all.addAll(total.notes());
     return new Candidate(
         backendId,

@@ -6,6 +6,8 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -65,7 +67,7 @@ public final class JobTotalEstimator {
       // Each line's instances at its own pool's rate: λ = Σ nᵢ·rᵢ / 730 per hour.
       var perMonth = BigDecimal.ZERO;
       var instances = 0;
-      var sources = new java.util.LinkedHashSet<String>();
+      var sources = new LinkedHashSet<String>();
       Rate rate = null;
       for (var line : placement.lines()) {
         rate = rates.of(backendId, line.pool());
@@ -131,7 +133,7 @@ public final class JobTotalEstimator {
    * instances × billed hours ÷ 730 × the GB-month rate ({@link StorageRates}); zero without one.
    */
   private static BigDecimal storageUsd(
-      Placement placement, BigDecimal billedHours, java.util.List<String> notes) {
+      Placement placement, BigDecimal billedHours, List<String> notes) {
     var gb = placement.storageGbPerInstance();
     if (gb == null || gb == 0) {
       return BigDecimal.ZERO;

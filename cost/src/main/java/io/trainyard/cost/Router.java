@@ -9,6 +9,7 @@ import io.trainyard.spi.spec.PlacementSpec;
 import io.trainyard.spi.spec.SpotPolicy;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -133,7 +134,7 @@ public final class Router {
     return spec.maxRuntimeDuration().map(d -> hours(d)).orElse(null);
   }
 
-  static BigDecimal hours(java.time.Duration duration) {
+  static BigDecimal hours(Duration duration) {
     return BigDecimal.valueOf(duration.toSeconds())
         .divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_UP);
   }
@@ -204,7 +205,7 @@ public final class Router {
 
   /** The placement's notes, then what the price is made of and where it comes from. */
   private static List<String> notes(Placement p, Price price) {
-    var notes = new java.util.ArrayList<String>(p != null ? p.notes() : List.of());
+    var notes = new ArrayList<String>(p != null ? p.notes() : List.of());
     if (p != null && p.waitingAhead() != null) {
       notes.add("start: " + p.waitingAhead().describe());
     }

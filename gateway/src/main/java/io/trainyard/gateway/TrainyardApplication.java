@@ -29,11 +29,13 @@ import io.trainyard.gateway.backends.BackendLoad;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.cli.BootstrapIdpCommand;
 import io.trainyard.gateway.cli.DevTokenCommand;
+import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.db.DatabaseMigrator;
 import io.trainyard.gateway.db.JobAlgorithms;
 import io.trainyard.gateway.db.JobGauges;
 import io.trainyard.gateway.db.JobRuns;
+import io.trainyard.gateway.db.JobSearch;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.db.MetricStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
@@ -83,13 +85,17 @@ import io.trainyard.gateway.resources.SpendResource;
 import io.trainyard.gateway.resources.TeamsResource;
 import io.trainyard.gateway.resources.WebhooksResource;
 import io.trainyard.gateway.tracing.GatewayTracing;
+import io.trainyard.gateway.ui.Dashboard;
 import io.trainyard.gateway.webhooks.FinalMetrics;
 import io.trainyard.gateway.webhooks.Webhooks;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
 import org.glassfish.jersey.server.ServerProperties;
 
 /**
@@ -180,7 +186,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     new DatabaseMigrator().migrate(jdbi);
     dataDir.seal();
     environment.lifecycle().addServerLifecycleListener(server -> dataDir.seal());
-    var devMode = config.getAuth().getMode() == io.trainyard.gateway.config.AuthConfig.Mode.DEV;
+    var devMode = config.getAuth().getMode() == AuthConfig.Mode.DEV;
     var reconcilerConfig = config.getReconciler();
     var owner = reconcilerConfig.getOwner() != null ? reconcilerConfig.getOwner() : defaultOwner();
     var audit = audit(config, environment, jdbi, owner, devMode);
@@ -305,7 +311,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     // SIGTERM (README "Stopping a replica"): follows end, jobs are handed over at once.
     var draining =
         new Draining()
-            .first("end log follows", () -> jobLogs.endFollows(java.time.Duration.ofSeconds(2)))
+            .first("end log follows", () -> jobLogs.endFollows(Duration.ofSeconds(2)))
             .then("hand jobs over", reconciler::stop);
     environment.lifecycle().addEventListener(draining);
     environment.lifecycle().addServerLifecycleListener(draining);
@@ -350,7 +356,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             audit.authFailures(),
             clock,
             algorithms,
-            new io.trainyard.gateway.db.JobSearch(jdbi)));
+            new JobSearch(jdbi)));
     jersey.register(
         new AuditResource(
             audit.store(),
@@ -380,7 +386,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.devIssuer().ifPresent(issuer -> jersey.register(new DevIssuerResource(issuer)));
     jersey.register(new JobDecisionResource(service, json));
     // The dashboard at GET / (README "The dashboard"); in dev mode, its sign-in page.
-    io.trainyard.gateway.ui.Dashboard.install(
+    Dashboard.install(
             environment,
             config.getDashboard(),
             config.getAuth(),
@@ -434,7 +440,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
   /** Each metric's last value (by step, epoch, then time), for a job's completion event. */
   private static FinalMetrics finalMetrics(MetricStore store) {
     return jobId -> {
-      var last = new java.util.LinkedHashMap<String, Double>();
+      var last = new LinkedHashMap<String, Double>();
       for (var series : MetricSeries.of(store.points(jobId, null), null)) {
         last.put(series.name(), series.last().value());
       }
@@ -453,7 +459,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
       String owner,
       GatewayAudit audit,
       FinalMetrics finalMetrics) {
-    var adminPorts = new java.util.concurrent.CopyOnWriteArraySet<Integer>();
+    var adminPorts = new CopyOnWriteArraySet<Integer>();
     if (config.getServerFactory()
         instanceof io.dropwizard.core.server.DefaultServerFactory server) {
       for (var connector : server.getAdminConnectors()) {

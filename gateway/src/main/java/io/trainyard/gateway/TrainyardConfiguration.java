@@ -8,6 +8,7 @@ import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.trainyard.gateway.config.AuditConfig;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.BackendHealthConfig;
+import io.trainyard.gateway.config.DashboardConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
 import io.trainyard.gateway.config.GatewayConfig;
 import io.trainyard.gateway.config.LogArchiveConfig;
@@ -52,9 +53,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private TracingConfig tracing = new TracingConfig();
   @Valid @NotNull private GatewayConfig gateway = new GatewayConfig();
 
-  @Valid @NotNull
-  private io.trainyard.gateway.config.DashboardConfig dashboard =
-      new io.trainyard.gateway.config.DashboardConfig();
+  @Valid @NotNull private DashboardConfig dashboard = new DashboardConfig();
 
   @NotNull private String dataDir = "data";
 
@@ -193,12 +192,12 @@ public class TrainyardConfiguration extends Configuration {
 
   /** The dashboard at {@code GET /} and how it signs in. */
   @JsonProperty
-  public io.trainyard.gateway.config.DashboardConfig getDashboard() {
+  public DashboardConfig getDashboard() {
     return dashboard;
   }
 
   @JsonProperty
-  public void setDashboard(io.trainyard.gateway.config.DashboardConfig dashboard) {
+  public void setDashboard(DashboardConfig dashboard) {
     this.dashboard = dashboard;
   }
 

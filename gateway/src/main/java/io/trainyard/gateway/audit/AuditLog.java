@@ -3,6 +3,7 @@ package io.trainyard.gateway.audit;
 import io.trainyard.audit.ChainedEvent;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.jdbi.v3.core.Handle;
@@ -31,7 +32,7 @@ public final class AuditLog {
   public interface AppendListener {
     AppendListener NONE = (ok, took) -> {};
 
-    void appended(boolean ok, java.time.Duration took);
+    void appended(boolean ok, Duration took);
   }
 
   public AuditLog(Jdbi jdbi, AuditAppender appender, boolean failClosed) {
@@ -90,7 +91,7 @@ public final class AuditLog {
       ok = true;
       return chained;
     } finally {
-      listener.appended(ok, java.time.Duration.ofNanos(System.nanoTime() - began));
+      listener.appended(ok, Duration.ofNanos(System.nanoTime() - began));
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -107,7 +108,7 @@ public final class ExportCatalog {
     }
   }
 
-  private static <T> T sinkCall(java.util.function.Supplier<T> call) {
+  private static <T> T sinkCall(Supplier<T> call) {
     try {
       return call.get();
     } catch (AuditException e) {

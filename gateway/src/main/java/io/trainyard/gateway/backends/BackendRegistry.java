@@ -15,12 +15,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +31,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,17 +69,14 @@ public final class BackendRegistry implements Managed {
   private record Unstarted(BackendFactory<?> factory, BackendContext context) {}
 
   // Insertion order is the configuration's; entries are replaced when a backend starts late.
-  private final Map<String, Entry> entries =
-      java.util.Collections.synchronizedMap(new LinkedHashMap<>());
+  private final Map<String, Entry> entries = Collections.synchronizedMap(new LinkedHashMap<>());
   private final Map<String, Unstarted> unstarted = new ConcurrentHashMap<>();
   private final Map<String, String> unhealthy = new ConcurrentHashMap<>();
   private final Map<String, BackendHealth> lastHealth = new ConcurrentHashMap<>();
   private final Settings settings;
-  private volatile java.util.function.UnaryOperator<TrainingBackend> decorator =
-      java.util.function.UnaryOperator.identity();
+  private volatile UnaryOperator<TrainingBackend> decorator = UnaryOperator.identity();
   private GatewayTracing tracing = GatewayTracing.off();
-  private final List<java.util.function.Consumer<Entry>> startListeners =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Consumer<Entry>> startListeners = new CopyOnWriteArrayList<>();
   private ScheduledExecutorService schedule;
   private volatile ExecutorService probes;
 
@@ -168,8 +170,8 @@ public final class BackendRegistry implements Managed {
    * the gateway's call metrics), so every caller of the SPI goes through it. Call before {@link
    * #start()}.
    */
-  public void decorate(java.util.function.UnaryOperator<TrainingBackend> decorator) {
-    this.decorator = java.util.Objects.requireNonNull(decorator, "decorator");
+  public void decorate(UnaryOperator<TrainingBackend> decorator) {
+    this.decorator = Objects.requireNonNull(decorator, "decorator");
     synchronized (entries) {
       entries.replaceAll(
           (id, entry) -> new Entry(decorator.apply(entry.backend()), entry.config()));
@@ -209,7 +211,7 @@ public final class BackendRegistry implements Managed {
    * Calls {@code listener} with each backend that starts late (its factory failed at start and
    * succeeded on a retry), e.g. to subscribe to its pushed events.
    */
-  public void onLateStart(java.util.function.Consumer<Entry> listener) {
+  public void onLateStart(Consumer<Entry> listener) {
     startListeners.add(listener);
   }
 

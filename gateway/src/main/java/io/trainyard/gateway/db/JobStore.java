@@ -13,6 +13,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -371,7 +372,7 @@ public final class JobStore {
   }
 
   /** Backend id → this gateway's jobs placed there and not started yet ({@link WaitingJobs}). */
-  public java.util.Map<String, Long> waitingByBackend() {
+  public Map<String, Long> waitingByBackend() {
     return new WaitingJobs(jdbi).byBackend();
   }
 
@@ -421,14 +422,12 @@ public final class JobStore {
 
   private static JobRow scrubbed(JobRow row) {
     var reason = SecretScrubber.shapes().scrub(row.reason());
-    return java.util.Objects.equals(reason, row.reason())
-        ? row
-        : row.toBuilder().reason(reason).build();
+    return Objects.equals(reason, row.reason()) ? row : row.toBuilder().reason(reason).build();
   }
 
   private static JobEvent scrubbed(JobEvent event) {
     var message = SecretScrubber.shapes().scrub(event.message());
-    return java.util.Objects.equals(message, event.message())
+    return Objects.equals(message, event.message())
         ? event
         : new JobEvent(event.seq(), event.jobId(), event.at(), event.type(), message);
   }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.keycloak.admin.client.resource.ClientResource;
 import org.keycloak.admin.client.resource.ProtocolMappersResource;
 import org.keycloak.admin.client.resource.RealmResource;
@@ -199,11 +200,7 @@ final class ClientBootstrap {
   }
 
   private static void setIf(
-      List<String> changed,
-      String name,
-      Boolean current,
-      Boolean desired,
-      java.util.function.Consumer<Boolean> set) {
+      List<String> changed, String name, Boolean current, Boolean desired, Consumer<Boolean> set) {
     // A null desire leaves the setting as it is.
     if (desired != null && !Objects.equals(current, desired)) {
       set.accept(desired);

@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -254,7 +255,7 @@ public final class JobService {
 
   /** Five characters of Kubernetes' name-suffix alphabet, as its API server generates them. */
   private static String generatedSuffix() {
-    var random = java.util.concurrent.ThreadLocalRandom.current();
+    var random = ThreadLocalRandom.current();
     var suffix = new StringBuilder();
     for (int i = 0; i < ObjectMeta.SUFFIX_LENGTH; i++) {
       suffix.append(

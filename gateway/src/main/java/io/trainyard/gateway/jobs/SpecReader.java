@@ -25,6 +25,7 @@ import io.trainyard.spi.spec.JobSpecValidator;
 import io.trainyard.spi.spec.TrainingJob;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 
@@ -265,7 +266,7 @@ public final class SpecReader {
   }
 
   private static String path(JsonStreamContext context) {
-    var parts = new java.util.ArrayDeque<String>();
+    var parts = new ArrayDeque<String>();
     for (var c = context; c != null && !c.inRoot(); c = c.getParent()) {
       if (c.inArray()) {
         parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");

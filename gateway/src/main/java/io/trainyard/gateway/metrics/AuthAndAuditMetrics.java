@@ -6,6 +6,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import io.trainyard.auth.OidcKeySource;
 import io.trainyard.gateway.audit.AuditLog;
+import java.util.Locale;
 
 /**
  * Two dependencies every request may wait on: appending to the audit chain (inside the change's
@@ -58,7 +59,7 @@ public final class AuthAndAuditMetrics {
   /** What {@link OidcKeySource} tells of each fetch. */
   public OidcKeySource.FetchListener jwksListener() {
     return (document, ok, took) -> {
-      var name = document.name().toLowerCase(java.util.Locale.ROOT);
+      var name = document.name().toLowerCase(Locale.ROOT);
       jwksFetches.labelValues(name, outcome(ok)).inc();
       jwksFetch.labelValues(name).observe(took.toNanos() / 1e9);
     };

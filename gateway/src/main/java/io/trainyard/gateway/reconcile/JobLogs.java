@@ -4,6 +4,7 @@ import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.jobs.StoredJson;
+import io.trainyard.gateway.metrics.LogMetrics;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogQuery;
@@ -12,7 +13,10 @@ import io.trainyard.spi.SecretScrubber;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,10 +39,10 @@ public final class JobLogs {
   private final BackendRegistry backends;
   private final StoredJson json;
   private final LogArchive archive;
-  private final io.trainyard.gateway.metrics.LogMetrics metrics;
+  private final LogMetrics metrics;
 
   public JobLogs(JobStore store, BackendRegistry backends, StoredJson json, LogArchive archive) {
-    this(store, backends, json, archive, io.trainyard.gateway.metrics.LogMetrics.NONE);
+    this(store, backends, json, archive, LogMetrics.NONE);
   }
 
   /**
@@ -49,7 +53,7 @@ public final class JobLogs {
       BackendRegistry backends,
       StoredJson json,
       LogArchive archive,
-      io.trainyard.gateway.metrics.LogMetrics metrics) {
+      LogMetrics metrics) {
     this.store = store;
     this.backends = backends;
     this.json = json;
@@ -144,7 +148,7 @@ public final class JobLogs {
     return true;
   }
 
-  private final java.util.Set<Open> follows = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Open> follows = ConcurrentHashMap.newKeySet();
   private volatile boolean closing;
 
   /** The stream a follow is reading now, and whether its time is up (or the gateway stopping). */
@@ -187,11 +191,11 @@ public final class JobLogs {
   /** Remembers the time of the last line passed on, to tell a cut-off follow where to resume. */
   private static final class LastSeen {
     private final LineSink sink;
-    private final io.trainyard.gateway.metrics.LogMetrics metrics;
+    private final LogMetrics metrics;
     private final String jobId;
-    private java.time.Instant at;
+    private Instant at;
 
-    LastSeen(LineSink sink, io.trainyard.gateway.metrics.LogMetrics metrics, String jobId) {
+    LastSeen(LineSink sink, LogMetrics metrics, String jobId) {
       this.sink = sink;
       this.metrics = metrics;
       this.jobId = jobId;

@@ -20,7 +20,9 @@ import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +60,7 @@ public final class JobStepper {
   private final JobWrites writes;
   private final Failover failover;
   private final Clock clock;
-  private final java.util.function.BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv;
+  private final BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv;
 
   /**
    * @param router re-quotes QUEUED jobs
@@ -104,7 +106,7 @@ public final class JobStepper {
       TeamDirectory teams,
       LogArchive archive,
       SubmitRetries.Policy retries,
-      java.util.function.BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv,
+      BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv,
       Clock clock) {
     this.attemptEnv = attemptEnv;
     this.retries = new SubmitRetries(retries);
@@ -441,7 +443,7 @@ public final class JobStepper {
     return new ExternalRef(job.backendId(), ObjectNames.of(job.id(), job.attempt()), Map.of());
   }
 
-  private java.time.Instant now() {
+  private Instant now() {
     return clock.instant();
   }
 }

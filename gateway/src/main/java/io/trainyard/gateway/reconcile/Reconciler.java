@@ -4,6 +4,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.logging.JobMdc;
 import io.trainyard.spi.BackendEventListener;
 import io.trainyard.spi.Subscription;
 import java.time.Clock;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -132,7 +134,7 @@ public final class Reconciler implements Managed {
 
   /** Tells {@code observer} of passes and steps from now on. */
   public Reconciler observedBy(Observer observer) {
-    this.observer = java.util.Objects.requireNonNull(observer, "observer");
+    this.observer = Objects.requireNonNull(observer, "observer");
     return this;
   }
 
@@ -246,7 +248,7 @@ public final class Reconciler implements Managed {
   private void step(JobRow job, long leasedAt) {
     var began = System.nanoTime();
     observer.stepping(job, Duration.ofNanos(began - leasedAt));
-    try (var mdc = io.trainyard.gateway.logging.JobMdc.of(job)) {
+    try (var mdc = JobMdc.of(job)) {
       stepper.step(job, owner);
     } finally {
       observer.stepped(job, Duration.ofNanos(System.nanoTime() - began));

@@ -1,8 +1,12 @@
 package io.trainyard.gateway.resources;
 
+import io.trainyard.audit.AuditActor;
 import io.trainyard.auth.Role;
+import io.trainyard.gateway.audit.AuditEntry;
+import io.trainyard.gateway.audit.AuditLog;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.errors.RequestIds;
 import io.trainyard.gateway.ui.DashboardFilter;
 import io.trainyard.gateway.ui.DevSignIn;
 import jakarta.annotation.security.PermitAll;
@@ -20,10 +24,14 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The dev issuer's browser sign-in (dev mode only): the authorization endpoint, a page asking for
@@ -38,19 +46,15 @@ public final class DevSignInResource {
   private final DevSignIn signIn;
   private final String policy;
   private final String stylesheet;
-  private final io.trainyard.gateway.audit.AuditLog audit;
-  private final java.time.Clock clock;
+  private final AuditLog audit;
+  private final Clock clock;
 
   /**
    * @param audit records every sign-in before its authorization code is handed out (fail closed: no
    *     record, no code)
    */
   public DevSignInResource(
-      DevSignIn signIn,
-      String policy,
-      String stylesheet,
-      io.trainyard.gateway.audit.AuditLog audit,
-      java.time.Clock clock) {
+      DevSignIn signIn, String policy, String stylesheet, AuditLog audit, Clock clock) {
     this.signIn = signIn;
     this.policy = policy;
     this.stylesheet = stylesheet;
@@ -180,18 +184,18 @@ public final class DevSignInResource {
   }
 
   private void record(DevSignIn.Identity identity, HttpServletRequest request) {
-    var details = new java.util.LinkedHashMap<String, Object>();
-    details.put("teams", new java.util.TreeSet<>(identity.teams()));
-    details.put("roles", new java.util.TreeSet<>(identity.roles()));
+    var details = new LinkedHashMap<String, Object>();
+    details.put("teams", new TreeSet<>(identity.teams()));
+    details.put("roles", new TreeSet<>(identity.roles()));
     audit.record(
-        io.trainyard.gateway.audit.AuditEntry.builder(
+        AuditEntry.builder(
                 clock.instant(),
-                new io.trainyard.audit.AuditActor(
+                new AuditActor(
                     "dev:" + identity.user(),
                     identity.user(),
                     signIn.clientId(),
                     request.getRemoteAddr(),
-                    org.slf4j.MDC.get(io.trainyard.gateway.errors.RequestIds.MDC_KEY)),
+                    org.slf4j.MDC.get(RequestIds.MDC_KEY)),
                 DEV_SIGN_IN,
                 "dev-idp")
             .details(details)
@@ -221,7 +225,7 @@ public final class DevSignInResource {
       String problem,
       String user,
       String teams,
-      java.util.Collection<String> roles) {
+      Collection<String> roles) {
     DashboardFilter.secure(response, policy);
     var html = new StringBuilder();
     html.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")

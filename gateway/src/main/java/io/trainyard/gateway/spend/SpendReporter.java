@@ -11,8 +11,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -122,7 +124,7 @@ public final class SpendReporter {
               new SpendReport.Comparison(team, totals.jobs, money(totals.actual), managed));
         });
     return new SpendReport(
-        g.name().toLowerCase(java.util.Locale.ROOT), since, until, series, budgetList, comparison);
+        g.name().toLowerCase(Locale.ROOT), since, until, series, budgetList, comparison);
   }
 
   /**
@@ -181,7 +183,7 @@ public final class SpendReporter {
 
   private static BigDecimal[] zeros(int n) {
     var a = new BigDecimal[n];
-    java.util.Arrays.fill(a, BigDecimal.ZERO);
+    Arrays.fill(a, BigDecimal.ZERO);
     return a;
   }
 

@@ -7,6 +7,7 @@ import io.trainyard.spi.BackendEventListener;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendHealth;
 import io.trainyard.spi.BackendJob;
+import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.BackendStatus;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.LogQuery;
@@ -15,6 +16,7 @@ import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Subscription;
 import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.JobSpec;
+import java.util.Optional;
 
 /**
  * Runs jobs as Kubeflow training-operator jobs ({@code kubeflow.org/v1} PyTorchJob, TFJob, MPIJob,
@@ -158,7 +160,7 @@ public final class KubernetesBackend implements TrainingBackend {
   }
 
   /** The attempt's phase in the informer's cache only (for tests that race the watch). */
-  java.util.Optional<io.trainyard.spi.BackendPhase> cachedPhase(ExternalRef ref) {
+  Optional<BackendPhase> cachedPhase(ExternalRef ref) {
     return follower.cachedPhase(ref);
   }
 

@@ -8,15 +8,19 @@ import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
+import io.trainyard.spi.spec.FieldError;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.RoleSpec;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * The ways a cluster could run a job: each role's replicas bin-packed onto the nodes of a pool they
@@ -62,10 +66,10 @@ final class KubernetesPlacements {
     var mpi = spec.kubernetes() == null ? null : spec.kubernetes().mpi();
     if (cluster.rendersTrainJobs() && mpi != null && !mpi.isDefault()) {
       // A TrainJob has no field for them: only the MPI Operator v2's MPIJob does.
-      unsupported = new java.util.ArrayList<>(unsupported);
+      unsupported = new ArrayList<>(unsupported);
       for (var field : mpi.nonDefaultFields()) {
         unsupported.add(
-            new io.trainyard.spi.spec.FieldError(
+            new FieldError(
                 "spec.kubernetes.mpi." + field,
                 "is an MPI Operator v2 setting, which a TrainJob cannot say; run it on a cluster"
                     + " with mpiOperator: mpi-operator-v2"));
@@ -82,7 +86,7 @@ final class KubernetesPlacements {
     }
     var pools = new PoolCatalog(cluster, shapes, spec.effectivePlacement().effectiveSpot());
     var roles = pricedRoles(spec);
-    var reachable = new java.util.HashMap<String, List<PoolShape>>();
+    var reachable = new HashMap<String, List<PoolShape>>();
     for (var role : roles) {
       var selection = NodeSelection.of(spec, role);
       var selectable = new ArrayList<PoolShape>();
@@ -111,7 +115,7 @@ final class KubernetesPlacements {
       }
     }
     var allowed = pools.allowed();
-    java.util.function.BiFunction<RoleSpec, List<PoolShape>, List<PoolShape>> selected =
+    BiFunction<RoleSpec, List<PoolShape>, List<PoolShape>> selected =
         (role, among) -> among.stream().filter(reachable.get(role.name())::contains).toList();
     var placements = new ArrayList<Placement>();
     var reasons = new LinkedHashSet<String>();
@@ -151,7 +155,7 @@ final class KubernetesPlacements {
       List<RoleSpec> roles,
       List<PoolShape> allowed,
       boolean withinBasis,
-      java.util.function.BiFunction<RoleSpec, List<PoolShape>, List<PoolShape>> selected) {
+      BiFunction<RoleSpec, List<PoolShape>, List<PoolShape>> selected) {
     var bases = new LinkedHashMap<String, List<PoolShape>>();
     for (var shape : allowed) {
       bases
@@ -412,7 +416,7 @@ final class KubernetesPlacements {
     var mixes = new ArrayList<List<PoolShape>>();
     for (var shape : candidates.get(0)) {
       if (candidates.stream().allMatch(c -> c.contains(shape))) {
-        mixes.add(java.util.Collections.nCopies(candidates.size(), shape));
+        mixes.add(Collections.nCopies(candidates.size(), shape));
       }
     }
     return mixes;

@@ -4,6 +4,7 @@ import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.RoleSpec;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,7 +81,7 @@ final class NodeSelection {
             : Map.<String, Object>of();
     var rolePath = "spec.roles." + role.name() + ".kubernetes.podTemplate.";
     var jobPath = "spec.kubernetes.podTemplate.";
-    var selector = new java.util.LinkedHashMap<String, String>();
+    var selector = new LinkedHashMap<String, String>();
     if (template.get("nodeSelector") instanceof Map<?, ?> map) {
       map.forEach((k, v) -> selector.put(String.valueOf(k), String.valueOf(v)));
     }

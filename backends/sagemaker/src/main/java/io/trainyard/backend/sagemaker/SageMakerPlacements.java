@@ -8,6 +8,7 @@ import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
 import io.trainyard.spi.ShapeFit;
 import io.trainyard.spi.ShapeFit.Need;
+import io.trainyard.spi.WaitingAhead;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.RoleSpec;
 import io.trainyard.spi.spec.SpotPolicy;
@@ -86,7 +87,7 @@ final class SageMakerPlacements {
         null,
         null,
         notes(spec, shape, spot, need),
-        io.trainyard.spi.WaitingAhead.unknown(
+        WaitingAhead.unknown(
             "SageMaker's API tells no queue ahead of a new training job: CreateTrainingJob"
                 + " starts it or refuses it for capacity (ResourceLimitExceeded)"),
         SageMakerStorage.hasInstanceStore(shape.instanceType()) ? null : config.volumeSizeGb());

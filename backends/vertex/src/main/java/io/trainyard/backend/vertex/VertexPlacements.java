@@ -5,6 +5,7 @@ import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
+import io.trainyard.spi.WaitingAhead;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.Quantities;
 import io.trainyard.spi.spec.RoleSpec;
@@ -106,7 +107,7 @@ final class VertexPlacements {
         null,
         null,
         notes(spec),
-        io.trainyard.spi.WaitingAhead.unknown(
+        WaitingAhead.unknown(
             "Vertex AI's API tells no queue ahead of a new custom job: a job's state (JOB_STATE_QUEUED, JOB_STATE_PENDING) is its own, not a place in a line"));
   }
 

@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.BackendStatus;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * Maps every {@code JobState} onto Trainyard's phases. Pure.
@@ -83,7 +84,7 @@ final class VertexStatuses {
     }
     var error = job.getError();
     return error.getCode() == com.google.rpc.Code.UNAVAILABLE_VALUE
-        || error.getMessage().toLowerCase(java.util.Locale.ROOT).contains("preempt");
+        || error.getMessage().toLowerCase(Locale.ROOT).contains("preempt");
   }
 
   private static String reason(CustomJob job, BackendPhase phase) {
