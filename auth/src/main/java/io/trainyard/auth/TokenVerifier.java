@@ -40,6 +40,10 @@ import java.util.function.Predicate;
  * token minted for another client must not open this API); {@code exp} (required) and {@code nbf}
  * within the clock skew; {@code sub} present.
  *
+ * <p>A token verified once is remembered by its hash until it expires ({@link VerifiedTokens}): a
+ * repeat skips parsing and the signature check, never the claim checks above nor the question
+ * whether the issuer still publishes the key that signed it.
+ *
  * <p>Thread-safe; one instance serves all requests. Caching and refreshing keys on an unknown
  * {@code kid} is the {@link JWKSource}'s job ({@link OidcKeySource} does both, rate limited).
  * Nothing here logs: failures are thrown as {@link TokenRejectedException}, whose message is for
@@ -48,6 +52,7 @@ import java.util.function.Predicate;
 public final class TokenVerifier {
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(30);
   public static final String DEFAULT_GROUPS_CLAIM = "groups";
+  public static final int DEFAULT_VERIFIED_TOKENS = 10_000;
 
   private static final Set<JWSAlgorithm> ALLOWED_ALGORITHMS =
       Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
@@ -63,6 +68,7 @@ public final class TokenVerifier {
   private final String groupsClaim;
   private final Duration clockSkew;
   private final Clock clock;
+  private final VerifiedTokens verified;
 
   private TokenVerifier(Builder builder) {
     this.keySelector = new JWSVerificationKeySelector<>(ALLOWED_ALGORITHMS, builder.keys);
@@ -72,6 +78,7 @@ public final class TokenVerifier {
     this.groupsClaim = builder.groupsClaim;
     this.clockSkew = builder.clockSkew;
     this.clock = builder.clock;
+    this.verified = new VerifiedTokens(builder.verifiedTokens);
   }
 
   /**
@@ -107,8 +114,17 @@ public final class TokenVerifier {
    *     ({@link AuthErrorCode#KEY_SOURCE_UNAVAILABLE})
    */
   public Principal verify(String token) {
+    var now = clock.instant();
+    var known = token == null ? null : verified.find(token.strip(), now);
+    if (known != null) {
+      if (stillPublished(known)) {
+        checkClaims(known.claims());
+        return principal(known.claims());
+      }
+      verified.forget(token.strip()); // and verify it afresh: the answer says why it fails now
+    }
     SignedJWT jwt = parseSigned(token);
-    checkSignature(jwt);
+    Key key = checkSignature(jwt);
     JWTClaimsSet claims;
     try {
       claims = jwt.getJWTClaimsSet();
@@ -117,7 +133,27 @@ public final class TokenVerifier {
           AuthErrorCode.TOKEN_MALFORMED, "claims are not valid JWT claims: " + e.getMessage());
     }
     checkClaims(claims);
+    var expires = claims.getExpirationTime().toInstant().plus(clockSkew);
+    verified.remember(
+        token.strip(), new VerifiedTokens.Entry(jwt.getHeader(), key, claims, expires), now);
     return principal(claims);
+  }
+
+  /** How many verified tokens are remembered now (for tests and metrics). */
+  int rememberedTokens() {
+    return verified.size();
+  }
+
+  /** Whether the issuer still publishes the key that verified a remembered token. */
+  private boolean stillPublished(VerifiedTokens.Entry entry) {
+    try {
+      return keySelector.selectJWSKeys(entry.header(), null).contains(entry.key());
+    } catch (KeySourceException e) {
+      throw new TokenRejectedException(
+          AuthErrorCode.KEY_SOURCE_UNAVAILABLE,
+          "cannot get the issuer's keys: " + e.getMessage(),
+          e);
+    }
   }
 
   private static SignedJWT parseSigned(String token) {
@@ -142,7 +178,8 @@ public final class TokenVerifier {
     return signed;
   }
 
-  private void checkSignature(SignedJWT jwt) {
+  /** The key that verifies {@code jwt}'s signature. */
+  private Key checkSignature(SignedJWT jwt) {
     JWSHeader header = jwt.getHeader();
     // Checked before any key lookup, so a forged header cannot make us fetch or try keys.
     if (!ALLOWED_ALGORITHMS.contains(header.getAlgorithm())) {
@@ -173,7 +210,7 @@ public final class TokenVerifier {
     for (Key key : keys) {
       try {
         if (jwt.verify(verifierFactory.createJWSVerifier(header, key))) {
-          return;
+          return key;
         }
       } catch (JOSEException e) {
         // A key unfit for the algorithm (say, a short RSA key) cannot vouch for the token.
@@ -291,6 +328,7 @@ public final class TokenVerifier {
     private String groupsClaim = DEFAULT_GROUPS_CLAIM;
     private Duration clockSkew = DEFAULT_CLOCK_SKEW;
     private Clock clock = Clock.systemUTC();
+    private int verifiedTokens = DEFAULT_VERIFIED_TOKENS;
 
     private Builder(
         JWKSource<SecurityContext> keys,
@@ -320,6 +358,18 @@ public final class TokenVerifier {
 
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How many verified tokens are remembered (by hash, until they expire) so a repeat skips the
+     * signature check; default {@value TokenVerifier#DEFAULT_VERIFIED_TOKENS}, 0 for none.
+     */
+    public Builder verifiedTokens(int verifiedTokens) {
+      if (verifiedTokens < 0) {
+        throw new IllegalArgumentException("verifiedTokens must be 0 or more: " + verifiedTokens);
+      }
+      this.verifiedTokens = verifiedTokens;
       return this;
     }
 

@@ -32,7 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What token verification costs each request with the keys already cached: RS256 (Keycloak's
- * default) beside ES256 (the dev issuer's), through the gateway's one {@link TokenVerifier}.
+ * default) beside ES256 (the dev issuer's), through the gateway's one {@link TokenVerifier} — each
+ * as a first sight (the signature checked: {@code verifiedTokens(0)}) and as a repeat of a token
+ * verified before (remembered by hash until it expires; claims, clock and key still checked), side
+ * by side in one run.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar TokenVerifyBenchmark}
  */
@@ -46,6 +49,7 @@ public class TokenVerifyBenchmark {
   private static final String ISSUER = "https://sso.example.com/realms/training";
 
   private TokenVerifier verifier;
+  private TokenVerifier firstSight;
   private String rs256;
   private String es256;
 
@@ -57,6 +61,8 @@ public class TokenVerifyBenchmark {
         new ImmutableJWKSet<SecurityContext>(
             new JWKSet(List.of(rsa.toPublicJWK(), ec.toPublicJWK())));
     verifier = TokenVerifier.builder(keys, ISSUER, "trainyard", Set.of("nlp")).build();
+    firstSight =
+        TokenVerifier.builder(keys, ISSUER, "trainyard", Set.of("nlp")).verifiedTokens(0).build();
     var claims =
         new JWTClaimsSet.Builder()
             .issuer(ISSUER)
@@ -75,15 +81,26 @@ public class TokenVerifyBenchmark {
     e.sign(new ECDSASigner(ec));
     es256 = e.serialize();
     verifier.verify(rs256);
+    verifier.verify(es256);
   }
 
   @Benchmark
   public Principal verifyRs256() {
-    return verifier.verify(rs256);
+    return firstSight.verify(rs256);
   }
 
   @Benchmark
   public Principal verifyEs256() {
+    return firstSight.verify(es256);
+  }
+
+  @Benchmark
+  public Principal repeatRs256() {
+    return verifier.verify(rs256);
+  }
+
+  @Benchmark
+  public Principal repeatEs256() {
     return verifier.verify(es256);
   }
 }
