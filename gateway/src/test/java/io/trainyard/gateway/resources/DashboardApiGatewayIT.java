@@ -452,6 +452,9 @@ class DashboardApiGatewayIT {
         backends:
           - type: local
             usdPerHour: 0.02
+            # Every job of these tests runs here (the cheaper offer); without room for all of them
+            # at once, a slow machine would queue some or send nlp's to sm.
+            maxConcurrentJobs: 20
           - type: sagemaker
             id: sm
             region: us-east-1
