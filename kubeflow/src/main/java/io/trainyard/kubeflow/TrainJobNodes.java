@@ -171,7 +171,9 @@ final class TrainJobNodes {
     if (containers.isMissingNode()) {
       return true;
     }
-    return containers.size() == 1
+    return containers.isArray()
+        && containers.size() == 1
+        && containers.get(0).isObject()
         && TrainJobWriter.NODE.equals(containers.get(0).path("name").asText())
         && !containers.get(0).has("env");
   }
