@@ -183,6 +183,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     var dataSource = dataSourceFactory.build(environment.metrics(), "database");
     metrics.servers().readPool(dataSource);
     var jdbi = new JdbiFactory().build(environment, dataSourceFactory, dataSource, "database");
+    jdbi.setTemplateEngine(new io.trainyard.gateway.db.ParsedTemplates()); // issue 19: parse once
     new DatabaseMigrator().migrate(jdbi);
     dataDir.seal();
     environment.lifecycle().addServerLifecycleListener(server -> dataDir.seal());
