@@ -1,11 +1,15 @@
 package io.trainyard.gateway.metrics;
 
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.glassfish.jersey.server.ExtendedUriInfo;
+import org.glassfish.jersey.server.model.ResourceMethod;
 import org.glassfish.jersey.server.monitoring.ApplicationEvent;
 import org.glassfish.jersey.server.monitoring.ApplicationEventListener;
 import org.glassfish.jersey.server.monitoring.RequestEvent;
@@ -30,6 +34,13 @@ public final class HttpRequestMetrics implements ApplicationEventListener {
   private static final Pattern PARAMETER_REGEX = Pattern.compile("\\{\\s*(\\w+)\\s*:[^}]*}");
 
   private final Histogram duration;
+  // Found once per resource method and per (method, route, status), not on every request: the
+  // route's template walk and regex and the registry's label look-up were a visible share of a
+  // cheap read's CPU (issue 19's JFR profile). Both are bounded by the API's size.
+  private final Map<ResourceMethod, String> routes = new ConcurrentHashMap<>();
+  private final Map<Series, DistributionDataPoint> series = new ConcurrentHashMap<>();
+
+  private record Series(String method, String route, int status) {}
 
   HttpRequestMetrics(PrometheusRegistry registry) {
     duration =
@@ -56,11 +67,14 @@ public final class HttpRequestMetrics implements ApplicationEventListener {
         var response = event.getContainerResponse();
         // No response: an exception no mapper turned into one, which Jetty answers with 500.
         var status = response == null ? 500 : response.getStatus();
-        duration
-            .labelValues(
+        var key =
+            new Series(
                 method(event.getContainerRequest().getMethod()),
-                route(event.getUriInfo()),
-                Integer.toString(status))
+                cachedRoute(event.getUriInfo()),
+                status);
+        series
+            .computeIfAbsent(
+                key, k -> duration.labelValues(k.method(), k.route(), Integer.toString(k.status())))
             .observe((System.nanoTime() - began) / 1e9);
       }
     };
@@ -68,6 +82,20 @@ public final class HttpRequestMetrics implements ApplicationEventListener {
 
   static String method(String method) {
     return method != null && METHODS.contains(method) ? method : "OTHER";
+  }
+
+  /**
+   * {@link #route}, remembered per resource method when no sub-resource locator led to it (a
+   * locator's method could be reached under more than one template).
+   */
+  private String cachedRoute(ExtendedUriInfo uri) {
+    if (uri == null || uri.getMatchedResourceMethod() == null) {
+      return UNMATCHED;
+    }
+    if (!uri.getLocatorSubResources().isEmpty()) {
+      return route(uri);
+    }
+    return routes.computeIfAbsent(uri.getMatchedResourceMethod(), m -> route(uri));
   }
 
   /** The matched resource method's template from the root, or {@link #UNMATCHED}. */
