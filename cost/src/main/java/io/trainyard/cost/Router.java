@@ -45,6 +45,8 @@ public final class Router {
   public RoutingDecision route(JobSpec spec, List<BackendQuote> quotes) {
     var placement = spec.effectivePlacement();
     var hours = estimatedHours(spec);
+    // Once per decision, not once per offer: maxRuntime is parsed from its text each time.
+    var totalHours = totalHours(spec);
     var spotCheckpoint = SpotCheckpointRule.reasonAgainstSpot(spec);
     var offers = new ArrayList<Candidate>();
     var rejected = new ArrayList<Candidate>();
@@ -65,7 +67,7 @@ public final class Router {
       }
       for (var p : quote.proposals().placements()) {
         var priced = prices.price(p);
-        var candidate = withTotal(spec, row(quote, p, priced.price(), hours));
+        var candidate = withTotal(spec, totalHours, row(quote, p, priced.price(), hours));
         var why =
             priced.price() == null ? priced.missing() : placementReason(placement, p, candidate);
         if (why == null && p.spot()) {
@@ -74,7 +76,7 @@ public final class Router {
         (why == null ? offers : rejected).add(why == null ? candidate : candidate.reject(why));
       }
     }
-    var basis = totalHours(spec) != null ? RankingBasis.TOTAL : RankingBasis.HOURLY;
+    var basis = totalHours != null ? RankingBasis.TOTAL : RankingBasis.HOURLY;
     var ranked =
         OfferRanking.rank(placement.effectivePolicy(), placement.effectiveWithin(), basis, offers);
     offers = new ArrayList<>(ranked.offers());
@@ -107,8 +109,7 @@ public final class Router {
   }
 
   /** The offer with its whole-job total and the notes that say how it was made. */
-  private Candidate withTotal(JobSpec spec, Candidate offer) {
-    var hours = totalHours(spec);
+  private Candidate withTotal(JobSpec spec, BigDecimal hours, Candidate offer) {
     if (hours == null || offer.hourlyUsd() == null || offer.placement() == null) {
       return offer;
     }
