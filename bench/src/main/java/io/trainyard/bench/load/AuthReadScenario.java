@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Issue 19's first ratio: an authenticated {@code GET /v1/jobs/{id}} against the admin {@code GET
@@ -57,31 +58,43 @@ public final class AuthReadScenario {
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 8;
     var seconds = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 5);
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-    var result = run(clients, Duration.ofSeconds(2), seconds, rounds);
-    System.out.println(Sample.header());
-    for (var round : result) {
-      System.out.println(round.pingBefore().row());
-      System.out.println(round.job().row());
-      System.out.println(round.pingAfter().row());
-    }
-    System.out.printf(
-        Locale.ROOT,
-        "median ratio GET /v1/jobs/{id} / GET /ping: %.2f (rounds: %s)%n",
-        LoadDriver.median(result.stream().map(Round::ratio).toList()),
-        result.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.ratio())).toList());
+    print(run(clients, Duration.ofSeconds(2), seconds, rounds));
   }
 
   /** Starts a gateway, makes one job, and measures {@code rounds} rounds. */
   public static List<Round> run(int clients, Duration warmUp, Duration measure, int rounds) {
+    return run(
+        DEV_CONFIG,
+        gateway -> gateway.devToken("bench", "demo", "trainer"),
+        clients,
+        warmUp,
+        measure,
+        rounds);
+  }
+
+  /**
+   * The same rounds on a gateway of another configuration, e.g. {@code auth: {mode: oidc, ...}}
+   * against a running Keycloak (the RS256 case; see {@code AuthReadKeycloakIT}).
+   *
+   * @param configYaml the gateway's configuration ({@code ${APP_PORT}}, {@code ${ADMIN_PORT}})
+   * @param token the bearer token of a caller who may submit and read a job there
+   */
+  public static List<Round> run(
+      String configYaml,
+      Function<GatewayProcess, String> token,
+      int clients,
+      Duration warmUp,
+      Duration measure,
+      int rounds) {
     try (var gateway =
-        GatewayProcess.start(DEV_CONFIG, List.of(), List.of(), Map.of(), Duration.ofMinutes(2))) {
-      var token = gateway.devToken("bench", "demo", "trainer");
-      var id = Requests.submit(gateway, token, JOB);
+        GatewayProcess.start(configYaml, List.of(), List.of(), Map.of(), Duration.ofMinutes(2))) {
+      var bearer = token.apply(gateway);
+      var id = Requests.submit(gateway, bearer, JOB);
       var driver = LoadDriver.http11();
       var ping = HttpRequest.newBuilder(gateway.admin("/ping")).GET().build();
       var read =
           HttpRequest.newBuilder(gateway.app("/v1/jobs/" + id))
-              .header("Authorization", "Bearer " + token)
+              .header("Authorization", "Bearer " + bearer)
               .GET()
               .build();
       var out = new ArrayList<Round>();
@@ -94,5 +107,20 @@ public final class AuthReadScenario {
       }
       return out;
     }
+  }
+
+  /** The figures as docs/benchmarks.md shows them, and the median ratio. */
+  public static void print(List<Round> result) {
+    System.out.println(Sample.header());
+    for (var round : result) {
+      System.out.println(round.pingBefore().row());
+      System.out.println(round.job().row());
+      System.out.println(round.pingAfter().row());
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "median ratio GET /v1/jobs/{id} / GET /ping: %.2f (rounds: %s)%n",
+        LoadDriver.median(result.stream().map(Round::ratio).toList()),
+        result.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.ratio())).toList());
   }
 }

@@ -90,11 +90,20 @@ public final class GatewayProcess implements AutoCloseable {
               .replace("${APP_PORT}", Integer.toString(app))
               .replace("${ADMIN_PORT}", Integer.toString(admin)));
       var classpath = new ArrayList<String>();
+      // -Dbench.gatewayClasses=gateway/target/classes: freshly compiled classes ahead of the jar,
+      // to try a change without re-packaging the jar (profiling rounds); unset for figures.
+      var classes = System.getProperty("bench.gatewayClasses", "").strip();
+      if (!classes.isEmpty()) {
+        for (var entry : classes.split(":")) {
+          classpath.add(Path.of(entry).toAbsolutePath().toString());
+        }
+      }
       classpath.add(gatewayJar().toString());
       extraClasspath.forEach(p -> classpath.add(p.toAbsolutePath().toString()));
       var command = new ArrayList<String>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(jvmOptions);
+      command.addAll(extraJvmOptions());
       command.addAll(
           List.of("-cp", String.join(":", classpath), MAIN, "server", config.toString()));
       var builder =
@@ -110,6 +119,16 @@ public final class GatewayProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * JVM options every scenario's gateway gets on top of its own, from {@code -Dbench.gatewayJvm}
+   * (space-separated), e.g. {@code -XX:StartFlightRecording=duration=60s,filename=/tmp/read.jfr} to
+   * profile a scenario without changing it.
+   */
+  static List<String> extraJvmOptions() {
+    var named = System.getProperty("bench.gatewayJvm", "").strip();
+    return named.isEmpty() ? List.of() : List.of(named.split("\\s+"));
   }
 
   public int appPort() {
