@@ -2,12 +2,17 @@ package io.trainyard.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainyard.audit.DigestSigner;
 import io.trainyard.gateway.idp.TestRealm;
 import io.trainyard.gateway.testing.KeycloakExtension;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link AuthReadScenario} with RS256 tokens from a real Keycloak: the gateway in {@code oidc} mode
@@ -28,10 +33,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KeycloakExtension.class)
 class AuthReadKeycloakIT {
   @Test
-  void readsWithKeycloakTokens(TestRealm realm) {
+  void readsWithKeycloakTokens(TestRealm realm, @TempDir Path keys) {
+    // Outside dev mode the audit keys must be configured: made here as an operator would.
+    DigestSigner.loadOrGenerate(keys);
+    var hmacKey = new byte[32];
+    new SecureRandom().nextBytes(hmacKey);
     var config =
         """
         dataDir: ./data
+        audit:
+          signingKeyFile: %s
+          hmacKey: %s
         auth: {mode: oidc, issuer: "%s", audience: %s}
         logging: {level: WARN}
         teams:
@@ -43,7 +55,11 @@ class AuthReadKeycloakIT {
           applicationConnectors: [{type: http, port: ${APP_PORT}, bindHost: 127.0.0.1}]
           adminConnectors: [{type: http, port: ${ADMIN_PORT}, bindHost: 127.0.0.1}]
         """
-            .formatted(realm.issuer(), TestRealm.GATEWAY_CLIENT);
+            .formatted(
+                keys.resolve(DigestSigner.PRIVATE_KEY_FILE),
+                Base64.getEncoder().encodeToString(hmacKey),
+                realm.issuer(),
+                TestRealm.GATEWAY_CLIENT);
     var rounds =
         AuthReadScenario.run(
             config,
