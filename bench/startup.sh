@@ -9,6 +9,8 @@
 # Usage: bench/startup.sh [ROUNDS]   (from the repository root, after `mvn -B -DskipTests package`)
 # Env: BASELINE_JAR, another build's jar (e.g. of the commit before a change) timed as a third
 #      side, "baseline", without an archive;
+#      MODES, the sides to time (default all of baseline, plain, cds that apply; the check in
+#      `mvn verify`, StartupBenchIT, times only cds);
 #      APP_PORT, ADMIN_PORT (default 8080, 8081; given to the gateway as -Ddw.server... overrides,
 #      which are not a configuration file); JAVA_OPTS added to every start (e.g. a JFR recording).
 set -euo pipefail
@@ -21,6 +23,8 @@ admin_port=${ADMIN_PORT:-8081}
 modes=(plain)
 if [ -n "${BASELINE_JAR:-}" ]; then modes=(baseline plain); fi
 if [ -f "$archive" ]; then modes+=(cds); else echo "no $archive: timing without it only" >&2; fi
+# shellcheck disable=SC2206
+if [ -n "${MODES:-}" ]; then modes=($MODES); fi
 for port in "$app_port" "$admin_port"; do
   if curl -s -o /dev/null "127.0.0.1:$port"; then echo "something already listens on $port" >&2; exit 2; fi
 done

@@ -66,6 +66,9 @@ final class SchemaCheck {
       while (r.next()) {
         applied.add(key(r.getString(1), r.getString(2)));
       }
+    } catch (SQLException e) {
+      // E.g. the table is in a schema off the search path: Liquibase knows where it goes.
+      return Optional.empty();
     }
     for (var changeSet : changeSets.get()) {
       if (changeSet.appliesTo(database.get())
