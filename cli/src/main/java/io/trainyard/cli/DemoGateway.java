@@ -9,8 +9,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -66,7 +68,7 @@ final class DemoGateway implements AutoCloseable {
    */
   static DemoGateway start(Path root, Path jar, Path log, PrintStream err) {
     var builder =
-        new ProcessBuilder(java(), "-jar", jar.toString(), "server")
+        new ProcessBuilder(javaCommand(jar, "server"))
             .directory(root.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
@@ -125,16 +127,7 @@ final class DemoGateway implements AutoCloseable {
   String devToken(String user, String team, String role) {
     var builder =
         new ProcessBuilder(
-                java(),
-                "-jar",
-                jar.toString(),
-                "dev-token",
-                "--user",
-                user,
-                "--team",
-                team,
-                "--role",
-                role)
+                javaCommand(jar, "dev-token", "--user", user, "--team", team, "--role", role))
             .directory(root.toFile())
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     String stdout;
@@ -203,6 +196,26 @@ final class DemoGateway implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+  }
+
+  /**
+   * {@code java [-XX:SharedArchiveFile=trainyard.jsa] -jar JAR ARGS}: with the class-data-sharing
+   * archive the build writes beside the jar (gateway/pom.xml) when there is one, which saves about
+   * a second of class loading; a JVM that cannot map it (another JDK, a rebuilt jar) warns and
+   * starts without.
+   */
+  static List<String> javaCommand(Path jar, String... args) {
+    var command = new ArrayList<String>();
+    command.add(java());
+    var name = jar.getFileName().toString();
+    var archive = jar.resolveSibling(name.replaceFirst("\\.jar$", "") + ".jsa");
+    if (Files.isRegularFile(archive)) {
+      command.add("-XX:SharedArchiveFile=" + archive);
+    }
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(List.of(args));
+    return command;
   }
 
   private static String java() {

@@ -66,6 +66,20 @@ class ImageRecipeTest {
     assertThat(only(lines, "CMD")).isEqualTo("CMD [\"server\", \"/etc/trainyard/trainyard.yml\"]");
   }
 
+  @org.junit.jupiter.api.Test
+  void theGatewayStartsWithTheClassArchiveTheImageBuilt() throws IOException {
+    var lines = instructions(DEPLOY.resolve("image/gateway.Dockerfile"));
+    var archive = "/opt/trainyard/trainyard.jsa";
+    // Built in the image, for its JDK and the jar's path there, before USER (root owns it).
+    assertThat(lines)
+        .filteredOn(l -> l.startsWith("RUN "))
+        .anyMatch(l -> l.contains("-XX:ArchiveClassesAtExit=" + archive));
+    assertThat(only(lines, "ENV")).contains("-XX:SharedArchiveFile=" + archive);
+    // The Deployment's JAVA_TOOL_OPTIONS replaces the image's: it must name the archive too.
+    assertThat(Files.readString(DEPLOY.resolve("base/deployment.yaml")))
+        .contains("-XX:SharedArchiveFile=" + archive);
+  }
+
   /** The recipe's instructions, continuation lines joined, comments and blank lines left out. */
   private static List<String> instructions(Path file) throws IOException {
     var result = new ArrayList<String>();

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * serialised by a lock that dies with its holder instead — a session-level PostgreSQL advisory lock
  * (H2: the file admits one process; a JVM-wide monitor covers several gateways in one JVM) — and
  * whoever holds that lock knows a set Liquibase lock is stale and releases it.
+ *
+ * <p>A start on a current schema boots no Liquibase: {@link SchemaCheck} compares the changelog's
+ * changeSets with {@code DATABASECHANGELOG} in one query, before taking any lock and again after (a
+ * replica that waited for another's migration finds it done). Only a schema found behind is handed
+ * to Liquibase.
  */
 public final class DatabaseMigrator {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseMigrator.class);
@@ -55,17 +60,38 @@ public final class DatabaseMigrator {
           Scope.Attr.resourceAccessor.name(),
               new ClassLoaderResourceAccessor(DatabaseMigrator.class.getClassLoader()));
 
-  public void migrate(DataSource dataSource) {
-    migrate(Jdbi.create(dataSource));
+  /** What a start found: a schema already current (no Liquibase), or one Liquibase updated. */
+  public enum Outcome {
+    /** Every changeSet was applied already; Liquibase was not started. */
+    CURRENT,
+    /** Liquibase ran (it may still have found nothing to apply). */
+    UPDATED
+  }
+
+  private final String changelog;
+  private final SchemaCheck check;
+
+  public DatabaseMigrator() {
+    this(CHANGELOG);
+  }
+
+  /** With another changelog on the class path: tests of an old schema brought up to date. */
+  DatabaseMigrator(String changelog) {
+    this.changelog = changelog;
+    this.check = new SchemaCheck(changelog);
+  }
+
+  public Outcome migrate(DataSource dataSource) {
+    return migrate(Jdbi.create(dataSource));
   }
 
   /**
    * @throws IllegalStateException when the changelog cannot be applied; the gateway must not start
    *     on a schema it does not know
    */
-  public void migrate(Jdbi jdbi) {
+  public Outcome migrate(Jdbi jdbi) {
     try {
-      jdbi.useHandle(
+      return jdbi.withHandle(
           handle -> {
             Connection connection = handle.getConnection();
             // Liquibase turns auto-commit off; the connection goes back to a pool afterwards.
@@ -74,6 +100,13 @@ public final class DatabaseMigrator {
                 "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
             try {
               connection.setAutoCommit(true);
+              var current = check.currentCount(connection);
+              if (current.isPresent()) {
+                LOG.info(
+                    "schema up to date: nothing to apply ({} changeSets, checked without Liquibase)",
+                    current.get());
+                return Outcome.CURRENT;
+              }
               if (postgres) {
                 lockAcrossReplicas(connection);
               }
@@ -82,8 +115,16 @@ public final class DatabaseMigrator {
                   if (postgres || !sharedH2(connection)) {
                     releaseStaleLock(connection);
                   }
+                  // Another replica may have migrated while this one waited for the lock.
+                  var migratedMeanwhile = check.currentCount(connection);
+                  if (migratedMeanwhile.isPresent()) {
+                    LOG.info(
+                        "schema up to date: nothing to apply ({} changeSets)",
+                        migratedMeanwhile.get());
+                    return Outcome.CURRENT;
+                  }
                   int before = appliedChangeSets(connection);
-                  update(connection);
+                  update(connection, changelog);
                   int after = appliedChangeSets(connection);
                   // Replicas started together prove from these lines that one migrated
                   // (ReplicasIT).
@@ -95,6 +136,7 @@ public final class DatabaseMigrator {
                   } else {
                     LOG.info("schema up to date: nothing to apply ({} changeSets)", after);
                   }
+                  return Outcome.UPDATED;
                 }
               } finally {
                 if (postgres) {
@@ -235,7 +277,7 @@ public final class DatabaseMigrator {
     return false;
   }
 
-  private static void update(Connection connection) throws Exception {
+  private static void update(Connection connection, String changelog) throws Exception {
     var database =
         DatabaseFactory.getInstance()
             .findCorrectDatabaseImplementation(new JdbcConnection(connection));
@@ -244,7 +286,7 @@ public final class DatabaseMigrator {
         () ->
             new CommandScope(UpdateCommandStep.COMMAND_NAME)
                 .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, changelog)
                 .execute());
   }
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the gateway's class-data-sharing archive (AppCDS, JDK 17's -XX:ArchiveClassesAtExit) from
+# one training start: `java -jar trainyard.jar server` with no configuration file in an empty
+# directory (so it also loads what a first start needs: Liquibase, the dev issuer's key), stopped
+# with SIGTERM once it serves; the JVM writes the archive as it exits. Run by Maven in the package
+# phase (gateway/pom.xml, skip with -Dcds.skip); the image builds its own (gateway.Dockerfile).
+# A JVM given an archive it cannot map (another JDK build, a rebuilt jar) warns and starts without.
+# Usage: train-archive.sh JAVA JAR ARCHIVE WORKDIR
+set -euo pipefail
+java=$1 jar=$2 archive=$3 work=$4
+rm -rf "$work" "$archive"
+mkdir -p "$work"
+log="$work/gateway.log"
+started=$(date +%s)
+# Ports 0: the build must not need 8080/8081 free. The archive holds classes, not configuration.
+(cd "$work" && exec "$java" -XX:ArchiveClassesAtExit="$archive" -Xlog:cds=off -Xlog:cds+dynamic=off \
+  '-Ddw.server.applicationConnectors[0].port=0' '-Ddw.server.adminConnectors[0].port=0' \
+  -jar "$jar" server >"$log" 2>&1) &
+pid=$!
+deadline=$((started + 300))
+until grep -q 'Started oejs.Server' "$log" 2>/dev/null; do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "cds: the training start failed; see $log" >&2
+    exit 1
+  fi
+  if (( $(date +%s) > deadline )); then
+    kill "$pid" 2>/dev/null || true
+    echo "cds: the training start did not serve within 300 s; see $log" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+kill -TERM "$pid"
+wait "$pid" || true
+if [[ ! -s "$archive" ]]; then
+  echo "cds: no archive written; see $log" >&2
+  exit 1
+fi
+echo "cds: wrote $archive ($(( $(stat -c %s "$archive") / 1048576 )) MiB) in $(( $(date +%s) - started )) s"
