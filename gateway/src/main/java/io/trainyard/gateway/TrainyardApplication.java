@@ -345,7 +345,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             store,
             reader,
             jobLogs,
-            reconciler::wakeUp,
+            reconciler::stepSoon,
             audit.log(),
             new FollowLimits(
                 new FollowLimits.Settings(
