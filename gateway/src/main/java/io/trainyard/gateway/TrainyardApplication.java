@@ -293,7 +293,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 owner,
                 reconcilerConfig.getLease().toJavaDuration(),
                 reconcilerConfig.getResyncInterval().toJavaDuration(),
-                reconcilerConfig.getBatchSize()),
+                reconcilerConfig.getBatchSize(),
+                reconcilerConfig.isTargetedSteps()),
             clock);
     reconciler.withQueue(
         new QueueDispatcher(
