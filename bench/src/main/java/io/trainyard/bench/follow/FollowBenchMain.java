@@ -72,19 +72,23 @@ public final class FollowBenchMain {
       int seen,
       double p50Ms,
       double p99Ms,
+      double afterEventP50Ms,
+      double afterEventP99Ms,
       double requestsPerMinute,
       Map<String, Integer> requests,
       double heapMiB,
       double gatewayHeapMiB) {
     String row() {
       return String.format(
-          "| %,d | %s | %d / %d | %s | %s | %.1f %s | %.0f MiB (+%.0f) |",
+          "| %,d | %s | %d / %d | %s | %s | %s | %s | %.1f %s | %.0f MiB (+%.0f) |",
           jobs,
           mode,
           seen,
           changes,
           ms(p50Ms),
           ms(p99Ms),
+          ms(afterEventP50Ms),
+          ms(afterEventP99Ms),
           requestsPerMinute,
           requests,
           heapMiB,
@@ -92,7 +96,7 @@ public final class FollowBenchMain {
     }
 
     private static String ms(double v) {
-      return Double.isInfinite(v) ? "not seen" : String.format("%.0f ms", v);
+      return Double.isInfinite(v) || Double.isNaN(v) ? "not seen" : String.format("%.0f ms", v);
     }
   }
 
@@ -107,9 +111,9 @@ public final class FollowBenchMain {
     var modes = List.of((args.length > 3 ? args[3] : "full-pass,targeted").split(","));
     var results = run(counts, seconds, rate, modes);
     System.out.println(
-        "| jobs | mode | changes seen | p50 | p99 | API requests/min (by kind, whole run) |"
-            + " heap after GC (gateway side) |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
+        "| jobs | mode | changes seen | p50 | p99 | event → row p50 | event → row p99 |"
+            + " API requests/min (by kind, whole run) | heap after GC (gateway side) |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     results.forEach(r -> System.out.println(r.row()));
   }
 
@@ -172,6 +176,7 @@ public final class FollowBenchMain {
     cluster.drainRequests(AGENT);
     var created = System.nanoTime();
     var backend = cluster.backend(AGENT, dataDir, clock);
+    var heard = backend.events(changes::pushed);
     var registry =
         BackendRegistry.of(List.of(new BackendRegistry.Entry(backend, cluster.config())));
     var json = new StoredJson();
@@ -199,7 +204,7 @@ public final class FollowBenchMain {
             stepper,
             registry,
             new Reconciler.Settings(
-                OWNER, Duration.ofSeconds(30), Duration.ofSeconds(2), 50, targeted),
+                OWNER + "-" + mode, Duration.ofSeconds(30), Duration.ofSeconds(2), 50, targeted),
             clock);
     reconciler.start();
     try {
@@ -239,12 +244,15 @@ public final class FollowBenchMain {
           changes.seen(),
           changes.percentile(0.50),
           changes.percentile(0.99),
+          changes.afterEventPercentile(0.50),
+          changes.afterEventPercentile(0.99),
           total / minutes,
           requests,
           heap / 1048576.0,
           (heap - baseline) / 1048576.0);
     } finally {
       reconciler.stop();
+      heard.close();
       backend.close();
       changes.reset();
     }
@@ -327,7 +335,31 @@ public final class FollowBenchMain {
     private record Waiting(JobState expected, long madeAt) {}
 
     private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+    private final Map<String, Long> eventAt = new ConcurrentHashMap<>();
     private final List<Double> latenciesMs = Collections.synchronizedList(new ArrayList<>());
+    private final List<Double> afterEventMs = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * The backend pushed a change of {@code ref}'s attempt: heard on the informer's thread just
+     * before or after the reconciler hears it, so the time from here to the commit is the gateway's
+     * own part, and the time before it is the API server's and the watch's.
+     */
+    void pushed(ExternalRef ref) {
+      io.trainyard.spi.ObjectNames.jobIdOf(ref.name())
+          .filter(waiting::containsKey)
+          .ifPresent(id -> eventAt.putIfAbsent(id, System.nanoTime()));
+    }
+
+    /** The {@code q} quantile of the time from the pushed event to the commit, in ms. */
+    double afterEventPercentile(double q) {
+      var sorted = new ArrayList<>(afterEventMs);
+      Collections.sort(sorted);
+      if (sorted.isEmpty()) {
+        return Double.NaN;
+      }
+      return sorted.get(Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
+    }
+
     private volatile int made;
 
     void change(String id, ExternalRef ref, FollowedCluster cluster) {
@@ -370,7 +402,9 @@ public final class FollowBenchMain {
     void reset() {
       abandoned.addAll(waiting.keySet());
       waiting.clear();
+      eventAt.clear();
       latenciesMs.clear();
+      afterEventMs.clear();
       made = 0;
     }
 
@@ -396,6 +430,10 @@ public final class FollowBenchMain {
             var w = waiting.get(after.id());
             if (w != null && w.expected() == after.state() && waiting.remove(after.id(), w)) {
               latenciesMs.add((at - w.madeAt()) / 1e6);
+              var pushedAt = eventAt.remove(after.id());
+              if (pushedAt != null) {
+                afterEventMs.add((at - pushedAt) / 1e6);
+              }
             }
           });
     }
