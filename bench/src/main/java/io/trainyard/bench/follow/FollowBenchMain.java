@@ -251,7 +251,11 @@ public final class FollowBenchMain {
           heap / 1048576.0,
           (heap - baseline) / 1048576.0);
     } finally {
-      reconciler.stop();
+      try {
+        reconciler.stop();
+      } catch (RuntimeException e) {
+        System.err.println("reconciler stop failed: " + e);
+      }
       heard.close();
       backend.close();
       changes.reset();
