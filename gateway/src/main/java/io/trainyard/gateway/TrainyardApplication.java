@@ -294,7 +294,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 owner,
                 reconcilerConfig.getLease().toJavaDuration(),
                 reconcilerConfig.getResyncInterval().toJavaDuration(),
-                reconcilerConfig.getBatchSize()),
+                reconcilerConfig.getBatchSize(),
+                reconcilerConfig.isTargetedSteps()),
             clock);
     reconciler.withQueue(
         new QueueDispatcher(
@@ -346,7 +347,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             store,
             reader,
             jobLogs,
-            reconciler::wakeUp,
+            reconciler::stepSoon,
             audit.log(),
             new FollowLimits(
                 new FollowLimits.Settings(

@@ -13,6 +13,8 @@ public class ReconcilerConfig {
 
   private String owner;
 
+  private boolean targetedSteps = true;
+
   @Min(1)
   private int submitTries = 5;
 
@@ -81,5 +83,17 @@ public class ReconcilerConfig {
 
   public void setOwner(String owner) {
     this.owner = owner;
+  }
+
+  /**
+   * Whether a pushed backend event, a submission or a cancel steps its own job at once (true), or
+   * only wakes a pass over every due job (false, as before issue 19; for comparison).
+   */
+  public boolean isTargetedSteps() {
+    return targetedSteps;
+  }
+
+  public void setTargetedSteps(boolean targetedSteps) {
+    this.targetedSteps = targetedSteps;
   }
 }

@@ -235,6 +235,15 @@ public final class JobStore {
    * @return the row as now stored (new lease, new version); empty when it is not there to take
    */
   public Optional<JobRow> claimOne(String id, String owner, Duration lease) {
+    return claimOne(id, owner, lease, true);
+  }
+
+  /**
+   * {@link #claimOne(String, String, Duration)}; a QUEUED job is left alone when {@code
+   * includeQueued} is false (a queue dispatcher takes those in its own order), as {@link
+   * #claim(String, Duration, int, Predicate, boolean)} does. The reconciler's targeted step.
+   */
+  public Optional<JobRow> claimOne(String id, String owner, Duration lease, boolean includeQueued) {
     var now = now();
     var until = now.plus(lease);
     return jdbi.withHandle(
@@ -246,6 +255,7 @@ public final class JobStore {
                   .findOne();
           if (row.isEmpty()
               || row.get().state().isTerminal()
+              || !includeQueued && row.get().state() == JobState.QUEUED
               || row.get().leaseOwner() != null
                   && !row.get().leaseOwner().equals(owner)
                   && row.get().leaseUntil().isAfter(now)

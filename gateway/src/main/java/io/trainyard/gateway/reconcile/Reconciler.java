@@ -6,6 +6,9 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.logging.JobMdc;
 import io.trainyard.spi.BackendEventListener;
+import io.trainyard.spi.ExternalRef;
+import io.trainyard.spi.JobState;
+import io.trainyard.spi.ObjectNames;
 import io.trainyard.spi.Subscription;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,9 +31,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The background loop of every gateway replica: leases live jobs from the database and moves each
- * one step along ({@link JobStepper}). Wakes on pushed backend events and on new submissions, and
- * at least every resync interval, the safety net for anything a push missed. Leases and fenced
- * writes ({@link JobStore#claim}, {@link JobStore#update}) make it safe to run in many replicas.
+ * one step along ({@link JobStepper}). A pushed backend event, a new submission or a cancel steps
+ * that one job at once ({@link #stepSoon}); a pass over every due job runs at least every resync
+ * interval, the safety net for anything a push missed. Leases and fenced writes ({@link
+ * JobStore#claim}, {@link JobStore#claimOne}, {@link JobStore#update}) make it safe to run in many
+ * replicas. The design is in the package's documentation.
  *
  * <p>Jobs are stepped in one lane per backend (a thread each), so a backend whose calls hang until
  * their timeout — minutes, with an SDK's own retries — holds up only its own jobs: the loop keeps
@@ -48,23 +53,36 @@ public final class Reconciler implements Managed {
   private final Duration lease;
   private final Duration interval;
   private final int batchSize;
+  private final boolean targetedSteps;
   private final Clock clock;
   private final Semaphore wake = new Semaphore(0);
   private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private final Map<String, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final Set<String> inLane = ConcurrentHashMap.newKeySet();
+
+  /** Jobs with a targeted step queued and not yet begun: more events for them add nothing. */
+  private final Set<String> stepQueued = ConcurrentHashMap.newKeySet();
+
   private volatile boolean running;
   private boolean stopped;
   private Instant nextPurge = Instant.MIN;
-  private Thread thread;
+  private volatile Thread thread;
 
   /**
    * @param owner this replica's name in leases
    * @param lease how long a claimed job stays ours without another pass
    * @param interval the longest wait between passes
    * @param batchSize the most jobs leased in one pass
+   * @param targetedSteps whether an event or a submission steps its own job at once (true), or only
+   *     wakes a pass over every due job (false: how it was before issue 19, kept to compare)
    */
-  public record Settings(String owner, Duration lease, Duration interval, int batchSize) {}
+  public record Settings(
+      String owner, Duration lease, Duration interval, int batchSize, boolean targetedSteps) {
+    /** Targeted steps on. */
+    public Settings(String owner, Duration lease, Duration interval, int batchSize) {
+      this(owner, lease, interval, batchSize, true);
+    }
+  }
 
   /**
    * Takes QUEUED jobs on to backends in its own order, once per pass before the other jobs are
@@ -123,6 +141,7 @@ public final class Reconciler implements Managed {
     this.lease = settings.lease();
     this.interval = settings.interval();
     this.batchSize = settings.batchSize();
+    this.targetedSteps = settings.targetedSteps();
     this.clock = clock;
   }
 
@@ -142,15 +161,76 @@ public final class Reconciler implements Managed {
     return owner;
   }
 
-  /** Asks for a pass now, e.g. after a submission or a cancel request. */
+  /** Asks for a pass now. */
   public void wakeUp() {
     wake.release();
   }
 
+  /**
+   * Asks for a step of {@code job} now, e.g. after its submission or a cancel request: leased by
+   * its id and stepped in its backend's lane without waiting for a pass. A QUEUED job, or one not
+   * on a backend yet, wakes a pass instead (the queue dispatcher places jobs in its own order).
+   */
+  public void stepSoon(JobRow job) {
+    if (job.backendId() == null || job.state() == JobState.QUEUED) {
+      wake.release();
+      return;
+    }
+    stepSoon(job.id(), job.backendId());
+  }
+
+  /** A pushed event: the attempt's object name says which job changed. */
+  private void changed(ExternalRef ref) {
+    var jobId = ObjectNames.jobIdOf(ref.name());
+    if (jobId.isEmpty()) {
+      // Not one of ours by its name: let a pass look.
+      wake.release();
+      return;
+    }
+    stepSoon(jobId.get(), ref.backendId());
+  }
+
+  private void stepSoon(String jobId, String lane) {
+    if (!targetedSteps || thread == null || !running) {
+      wake.release();
+      return;
+    }
+    if (!stepQueued.add(jobId)) {
+      return; // a step of it is queued and has not begun: it will read the status this says
+    }
+    try {
+      lane(lane).execute(() -> targetedStep(jobId));
+    } catch (RejectedExecutionException stopping) {
+      stepQueued.remove(jobId);
+    }
+  }
+
+  /**
+   * Runs in the job's lane: leases the job by its id, fenced as a pass's lease is, and steps it.
+   * Left alone when a pass's batch queued in this lane holds it (that step comes after this and
+   * reads the status then), or when another replica holds its lease (it hears the same event).
+   */
+  private void targetedStep(String jobId) {
+    stepQueued.remove(jobId);
+    if (!running || !inLane.add(jobId)) {
+      return;
+    }
+    try {
+      var leasedAt = System.nanoTime();
+      store.claimOne(jobId, owner, lease, queue == null).ifPresent(job -> step(job, leasedAt));
+    } catch (RuntimeException e) {
+      // A database outage: the resync pass retries.
+      LOG.warn("job {}: targeted step failed; the next pass retries: {}", jobId, e.toString());
+    } finally {
+      inLane.remove(jobId);
+    }
+  }
+
   @Override
   public synchronized void start() {
-    // A push only says "look now": the pass reads status itself, so a lost push costs nothing.
-    BackendEventListener listener = ref -> wake.release();
+    // A push says which job to look at: its step reads status itself, so a lost push costs only
+    // the wait for the next pass.
+    BackendEventListener listener = this::changed;
     for (var entry : backends.all()) {
       subscriptions.add(entry.backend().events(listener));
     }
@@ -179,8 +259,15 @@ public final class Reconciler implements Managed {
     subscriptions.forEach(Subscription::close);
     subscriptions.clear();
     if (thread != null) {
-      thread.interrupt();
-      thread.join(TimeUnit.SECONDS.toMillis(10));
+      // Woken rather than interrupted first: an interrupt that lands in the middle of H2's file
+      // I/O closes the embedded database's file for every connection (seen at 10,000 jobs, when
+      // the loop is always busy), and the hand-over below would then fail. A pass ends in moments.
+      wake.release();
+      thread.join(TimeUnit.SECONDS.toMillis(5));
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(TimeUnit.SECONDS.toMillis(10));
+      }
     }
     // Leases first: a step still under way is then fenced out of writing what the interruption
     // below made of its backend call (a submit cut short is not the backend refusing the job).
@@ -260,31 +347,35 @@ public final class Reconciler implements Managed {
     return job.backendId() == null ? "" : job.backendId();
   }
 
+  /** The single thread stepping jobs of backend {@code name}, made on first use. */
+  private ExecutorService lane(String name) {
+    return lanes.computeIfAbsent(
+        name,
+        n ->
+            Executors.newSingleThreadExecutor(
+                r -> {
+                  var t = new Thread(r, "reconciler-" + owner + "-" + n);
+                  t.setDaemon(true);
+                  return t;
+                }));
+  }
+
   private void stepInLane(String lane, List<JobRow> jobs, long leasedAt) {
     jobs.forEach(job -> inLane.add(job.id()));
-    var executor =
-        lanes.computeIfAbsent(
-            lane,
-            name ->
-                Executors.newSingleThreadExecutor(
-                    r -> {
-                      var t = new Thread(r, "reconciler-" + owner + "-" + name);
-                      t.setDaemon(true);
-                      return t;
-                    }));
     try {
-      executor.execute(
-          () -> {
-            for (JobRow job : jobs) {
-              try {
-                if (running) {
-                  step(job, leasedAt);
+      lane(lane)
+          .execute(
+              () -> {
+                for (JobRow job : jobs) {
+                  try {
+                    if (running) {
+                      step(job, leasedAt);
+                    }
+                  } finally {
+                    inLane.remove(job.id());
+                  }
                 }
-              } finally {
-                inLane.remove(job.id());
-              }
-            }
-          });
+              });
     } catch (RejectedExecutionException stopping) {
       jobs.forEach(job -> inLane.remove(job.id()));
     }

@@ -45,6 +45,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Consumer;
 
 /** The jobs API: submit, list, show, cancel, logs, events. */
 @Path("/v1/jobs")
@@ -57,7 +58,7 @@ public final class JobsResource {
   private final JobStore store;
   private final SpecReader reader;
   private final JobLogs logs;
-  private final Runnable wakeReconciler;
+  private final Consumer<JobRow> stepSoon;
   private final AuditLog audit;
   private final FollowLimits follows;
   private final AccessFeature.FailureListener denials;
@@ -66,6 +67,7 @@ public final class JobsResource {
   private final JobSearch search;
 
   /**
+   * @param stepSoon told of each job submitted or cancelled, to step it at once (the reconciler)
    * @param audit where reading a job's logs is audited
    * @param follows how many log follows callers may hold on this replica, and for how long
    * @param denials hears of a cancel the caller may not make, to audit it like any refusal
@@ -77,7 +79,7 @@ public final class JobsResource {
       JobStore store,
       SpecReader reader,
       JobLogs logs,
-      Runnable wakeReconciler,
+      Consumer<JobRow> stepSoon,
       AuditLog audit,
       FollowLimits follows,
       AccessFeature.FailureListener denials,
@@ -92,7 +94,7 @@ public final class JobsResource {
     this.store = store;
     this.reader = reader;
     this.logs = logs;
-    this.wakeReconciler = wakeReconciler;
+    this.stepSoon = stepSoon;
     this.audit = audit;
     this.clock = clock;
   }
@@ -112,7 +114,7 @@ public final class JobsResource {
     }
     var submitted = jobs.submit(caller, job, idempotencyKey);
     if (!submitted.replayed()) {
-      wakeReconciler.run();
+      stepSoon.accept(submitted.job());
     }
     var answer =
         new SubmitResponse(
@@ -176,7 +178,7 @@ public final class JobsResource {
       }
       throw e;
     }
-    wakeReconciler.run();
+    stepSoon.accept(job);
     return Response.status(job.state().isTerminal() ? 200 : 202)
         .entity(JobView.of(job, clock.instant()))
         .build();

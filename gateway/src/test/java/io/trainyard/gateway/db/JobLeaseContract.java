@@ -43,6 +43,33 @@ abstract class JobLeaseContract extends JobStoreFixture {
   }
 
   @Test
+  void oneJobIsLeasedByItsIdAsAClaimWouldLeaseIt() {
+    var job = insert(newJob("nlp", "bert"));
+
+    var leased = store.claimOne(job.id(), "a", LEASE, true).orElseThrow();
+    assertThat(leased.leaseOwner()).isEqualTo("a");
+    assertThat(leased.version()).isEqualTo(job.version() + 1);
+    assertThat(store.find(job.id())).contains(leased);
+    assertThat(store.claimOne(job.id(), "b", LEASE, true)).isEmpty();
+    // The owner renews its own lease; another waits for it to lapse.
+    assertThat(store.claimOne(job.id(), "a", LEASE, true)).isPresent();
+    clock.advance(LEASE);
+    assertThat(store.claimOne(job.id(), "b", LEASE, true).orElseThrow().leaseOwner())
+        .isEqualTo("b");
+    assertThat(store.claimOne("0".repeat(26), "a", LEASE, true)).isEmpty();
+  }
+
+  @Test
+  void aQueuedJobIsLeasedByItsIdOnlyWhenQueuedJobsAreAsked() {
+    var queued = insert(newJob("nlp", "waiting").toBuilder().state(JobState.QUEUED).build());
+    assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+
+    assertThat(store.claimOne(queued.id(), "a", LEASE, false)).isEmpty();
+    assertThat(store.find(queued.id()).orElseThrow().version()).isEqualTo(queued.version());
+    assertThat(store.claimOne(queued.id(), "a", LEASE, true)).isPresent();
+  }
+
+  @Test
   void aReleasedJobCanBeClaimedAtOnce() {
     var job = insert(newJob("nlp", "bert"));
     store.claim("a", LEASE, 10);

@@ -52,6 +52,7 @@ final class FakeBackend implements TrainingBackend {
   private final java.util.Set<String> ran = ConcurrentHashMap.newKeySet();
 
   final Map<String, AtomicInteger> submitCalls = new ConcurrentHashMap<>();
+  final Map<String, AtomicInteger> statusCalls = new ConcurrentHashMap<>();
   final Map<String, AtomicInteger> created = new ConcurrentHashMap<>();
   final List<String> cancelled = new java.util.concurrent.CopyOnWriteArrayList<>();
   final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
@@ -85,6 +86,24 @@ final class FakeBackend implements TrainingBackend {
     if (phase != BackendPhase.ADMITTING && phase != BackendPhase.STOPPED) {
       ran.add(name);
     }
+    // As a watch would: whoever subscribed hears that this object changed.
+    var ref = new ExternalRef(id, name, Map.of());
+    listeners.forEach(l -> l.changed(ref));
+  }
+
+  /** Pushes a change event for {@code objectName} without changing anything (a repeated event). */
+  void push(String objectName) {
+    var ref = new ExternalRef(id, objectName, Map.of());
+    listeners.forEach(l -> l.changed(ref));
+  }
+
+  private final List<io.trainyard.spi.BackendEventListener> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  @Override
+  public io.trainyard.spi.Subscription events(io.trainyard.spi.BackendEventListener listener) {
+    listeners.add(listener);
+    return () -> listeners.remove(listener);
   }
 
   void lose(String name) {
@@ -149,6 +168,7 @@ final class FakeBackend implements TrainingBackend {
 
   @Override
   public BackendStatus status(ExternalRef ref) {
+    statusCalls.computeIfAbsent(ref.name(), n -> new AtomicInteger()).incrementAndGet();
     if (!objects.containsKey(ref.name())) {
       throw new BackendException.NotFound(ref.name(), null);
     }

@@ -387,6 +387,160 @@ abstract class ReconcilerContract {
     assertThat(messages(third)).anyMatch(m -> m.startsWith("PENDING: re-quoted"));
   }
 
+  /** Long enough that only a targeted step can explain a change seen within a test. */
+  private static final Duration NO_PASS_SOON = Duration.ofMinutes(10);
+
+  @Test
+  void anEventStepsItsJobWithoutWaitingForAPass() throws Exception {
+    var job = submit("pushed");
+    var name = ObjectNames.of(job.id(), 1);
+    var r = reconciler("a", 100, NO_PASS_SOON, true);
+    r.start();
+    try {
+      // The first pass runs at start and submits it; the next is ten minutes away.
+      awaitState(job, JobState.SUBMITTED);
+      cheap.phase(name, BackendPhase.RUNNING);
+      awaitState(job, JobState.RUNNING);
+      cheap.phase(name, BackendPhase.SUCCEEDED);
+      awaitState(job, JobState.SUCCEEDED);
+      assertThat(types(job)).containsExactly("STATE", "SUBMITTED", "STATE", "STATE");
+    } finally {
+      r.stop();
+    }
+  }
+
+  @Test
+  void aSubmissionIsSteppedWithoutWaitingForAPass() throws Exception {
+    var passes = new java.util.concurrent.CountDownLatch(1);
+    var r = reconciler("a", 100, NO_PASS_SOON, true).observedBy(passed(passes));
+    r.start();
+    try {
+      assertThat(passes.await(60, TimeUnit.SECONDS)).isTrue();
+      var job = submit("fresh");
+      r.stepSoon(job);
+      awaitState(job, JobState.SUBMITTED);
+      assertThat(cheap.submitCalls.get(ObjectNames.of(job.id(), 1))).hasValue(1);
+    } finally {
+      r.stop();
+    }
+  }
+
+  @Test
+  void repeatedEventsForAJobAlreadyWaitingForItsStepAreOneStep() throws Exception {
+    var followed = submit("followed");
+    var sentinel = submit("sentinel");
+    var setUp = reconciler("a");
+    setUp.passOnce();
+    var followedName = ObjectNames.of(followed.id(), 1);
+    var sentinelName = ObjectNames.of(sentinel.id(), 1);
+    cheap.phase(followedName, BackendPhase.RUNNING);
+    cheap.phase(sentinelName, BackendPhase.RUNNING);
+    setUp.passOnce();
+    assertThat(find(followed).state()).isEqualTo(JobState.RUNNING);
+    // The first pass leases one job, never leased before: this one, whose submit holds the lane.
+    cheap.submitGate = new java.util.concurrent.CountDownLatch(1);
+    var stuck = submit("stuck");
+    var r = reconciler("a", 1, NO_PASS_SOON, true);
+    r.start();
+    try {
+      awaitSubmitCalled(ObjectNames.of(stuck.id(), 1));
+      var before = cheap.statusCalls.get(followedName).get();
+      for (int i = 0; i < 5; i++) {
+        cheap.push(followedName);
+      }
+      cheap.phase(sentinelName, BackendPhase.SUCCEEDED);
+      cheap.submitGate.countDown();
+      // The lane runs in order: the sentinel's step comes after the followed job's.
+      awaitState(sentinel, JobState.SUCCEEDED);
+      assertThat(cheap.statusCalls.get(followedName).get() - before).isEqualTo(1);
+      assertThat(find(stuck).state()).isEqualTo(JobState.SUBMITTED);
+    } finally {
+      cheap.submitGate.countDown();
+      r.stop();
+    }
+  }
+
+  @Test
+  void withTargetedStepsOffAnEventWakesAPass() throws Exception {
+    var job = submit("woken");
+    var name = ObjectNames.of(job.id(), 1);
+    var r = reconciler("a", 100, NO_PASS_SOON, false);
+    r.start();
+    try {
+      awaitState(job, JobState.SUBMITTED);
+      cheap.phase(name, BackendPhase.RUNNING);
+      awaitState(job, JobState.RUNNING);
+    } finally {
+      r.stop();
+    }
+  }
+
+  @Test
+  void aTargetedStepLeavesAJobAnotherReplicaHoldsAlone() throws Exception {
+    var job = submit("theirs");
+    var name = ObjectNames.of(job.id(), 1);
+    reconciler("b").passOnce(); // b submitted it and holds its lease
+    var passes = new java.util.concurrent.CountDownLatch(1);
+    var r = reconciler("a", 100, NO_PASS_SOON, true).observedBy(passed(passes));
+    r.start();
+    try {
+      assertThat(passes.await(60, TimeUnit.SECONDS)).isTrue();
+      var before =
+          cheap
+              .statusCalls
+              .getOrDefault(name, new java.util.concurrent.atomic.AtomicInteger())
+              .get();
+      cheap.phase(name, BackendPhase.RUNNING);
+      r.stepSoon(find(job));
+      // a's lane steps in order: a job of its own stepped after the event shows it has run.
+      var mine = submit("mine");
+      r.stepSoon(mine);
+      awaitState(mine, JobState.SUBMITTED);
+      assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+      assertThat(find(job).leaseOwner()).isEqualTo("b");
+      assertThat(
+              cheap
+                  .statusCalls
+                  .getOrDefault(name, new java.util.concurrent.atomic.AtomicInteger())
+                  .get())
+          .isEqualTo(before);
+    } finally {
+      r.stop();
+    }
+  }
+
+  private static Reconciler.Observer passed(java.util.concurrent.CountDownLatch passes) {
+    return new Reconciler.Observer() {
+      @Override
+      public void passed(Instant at, Duration took) {
+        passes.countDown();
+      }
+
+      @Override
+      public void stepping(JobRow job, Duration late) {}
+
+      @Override
+      public void stepped(JobRow job, Duration took) {}
+    };
+  }
+
+  /** Polls, with a deadline far below the ten minutes to the next pass. */
+  private void awaitState(JobRow job, JobState state) throws InterruptedException {
+    var deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (find(job).state() != state && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(find(job).state()).isEqualTo(state);
+  }
+
+  private void awaitSubmitCalled(String name) throws InterruptedException {
+    var deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!cheap.submitCalls.containsKey(name) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(cheap.submitCalls).containsKey(name);
+  }
+
   @Test
   void twoSubmissionsRacingForTheLastOfABudgetOnlyOnePasses() throws Exception {
     var capped = caller("capped");
@@ -443,11 +597,16 @@ abstract class ReconcilerContract {
           1 << 20);
 
   private Reconciler reconciler(String owner) {
+    return reconciler(owner, 100, Duration.ofSeconds(1), true);
+  }
+
+  private Reconciler reconciler(
+      String owner, int batchSize, Duration interval, boolean targetedSteps) {
     return new Reconciler(
         store,
         new JobStepper(store, registry, json, service::route, teams, logArchive, clock),
         registry,
-        new Reconciler.Settings(owner, LEASE, Duration.ofSeconds(1), 100),
+        new Reconciler.Settings(owner, LEASE, interval, batchSize, targetedSteps),
         clock);
   }
 

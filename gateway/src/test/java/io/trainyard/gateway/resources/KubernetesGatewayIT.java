@@ -62,7 +62,7 @@ class KubernetesGatewayIT {
   }
 
   @Test
-  void aJobRunsInTheTeamsNamespaceAndItsLogsOutliveItsPods() {
+  void aJobRunsInTheTeamsNamespaceAndItsLogsOutliveItsPods() throws InterruptedException {
     var id = submit(cpuJob("k8s-logs"));
     var at = attempt(awaitState(id, "SUBMITTED"));
     assertThat(at.namespace()).isEqualTo("ml-jobs");
@@ -77,7 +77,12 @@ class KubernetesGatewayIT {
 
     var events = client.get("/v1/jobs/" + id + "/events", token).body();
     assertThat(events).contains("logs of attempt 1 archived: 2 lines");
-    // Archived, the job's own cleanup is handed back to the operator.
+    // Archived, the job's own cleanup is handed back to the operator: just after the step's
+    // commit of SUCCEEDED, which a step right after the operator's event makes visible first.
+    var deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!"All".equals(runPolicy(at).get("cleanPodPolicy")) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
     assertThat(runPolicy(at)).containsEntry("cleanPodPolicy", "All");
 
     // The operator deletes the pods; the logs are served from the archive.
