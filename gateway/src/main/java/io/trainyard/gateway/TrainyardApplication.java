@@ -32,6 +32,7 @@ import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.GroupCommit;
 import io.trainyard.gateway.db.JobAlgorithms;
 import io.trainyard.gateway.db.JobGauges;
 import io.trainyard.gateway.db.JobRuns;
@@ -209,7 +210,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 queueStore,
                 teams,
                 json),
-            new TeamQuotas(teams, json));
+            new TeamQuotas(teams, json),
+            config.getDatabase().isGroupCommit()
+                ? new GroupCommit(jdbi, GroupCommit.MAX_BATCH)
+                : null);
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
     var backends =

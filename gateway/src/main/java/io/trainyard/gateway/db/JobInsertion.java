@@ -72,7 +72,17 @@ final class JobInsertion {
     }
   }
 
-  private InsertResult tryInsert(Handle h, Instant now) {
+  /**
+   * The team whose row this insert locks (budget or quotas), which a {@link GroupCommit} locks
+   * first, with the batch's others in sorted order; null when it locks none.
+   */
+  String teamToLock() {
+    var placed = job.state() == JobState.PENDING;
+    return placed && (admission != JobAdmission.NONE || budget != null) ? job.team() : null;
+  }
+
+  /** The insert inside {@code h}'s transaction; throws a unique violation when it lost a race. */
+  InsertResult tryInsert(Handle h, Instant now) {
     var conflict = conflict(h, now);
     if (conflict.isPresent()) {
       return conflict.get();
@@ -148,7 +158,7 @@ final class JobInsertion {
   }
 
   /** Why the job cannot be stored, if it cannot: a young key first, then a live name. */
-  private Optional<InsertResult> conflict(Handle h, Instant now) {
+  Optional<InsertResult> conflict(Handle h, Instant now) {
     if (key != null) {
       var sameKey =
           h.createQuery(
