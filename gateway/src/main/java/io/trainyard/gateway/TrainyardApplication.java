@@ -18,6 +18,7 @@ import io.trainyard.cost.refresh.RefresherTypes;
 import io.trainyard.gateway.algorithms.AlgorithmExpander;
 import io.trainyard.gateway.algorithms.AlgorithmResolver;
 import io.trainyard.gateway.algorithms.AlgorithmService;
+import io.trainyard.gateway.audit.AuditChainHead;
 import io.trainyard.gateway.audit.AuditKeys;
 import io.trainyard.gateway.audit.AuditVerification;
 import io.trainyard.gateway.audit.ExportCatalog;
@@ -212,7 +213,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 json),
             new TeamQuotas(teams, json),
             config.getDatabase().isGroupCommit()
-                ? new GroupCommit(jdbi, GroupCommit.MAX_BATCH)
+                ? new GroupCommit(jdbi, GroupCommit.MAX_BATCH, AuditChainHead.BATCHES)
                 : null);
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());

@@ -51,6 +51,7 @@ public final class GroupCommit {
 
   private final Jdbi jdbi;
   private final int maxBatch;
+  private final BatchScope scope;
   private final LinkedBlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
   private final Object startLock = new Object();
   private Thread committer;
@@ -62,11 +63,44 @@ public final class GroupCommit {
    * @param maxBatch the most items in one transaction; at least 1
    */
   public GroupCommit(Jdbi jdbi, int maxBatch) {
+    this(jdbi, maxBatch, BatchScope.NONE);
+  }
+
+  /**
+   * @param scope told when a batch's transaction begins and is about to commit (the audit chain's
+   *     head keeps its place in memory for the batch and writes it once)
+   */
+  public GroupCommit(Jdbi jdbi, int maxBatch, BatchScope scope) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
     }
     this.jdbi = jdbi;
     this.maxBatch = maxBatch;
+    this.scope = java.util.Objects.requireNonNull(scope, "scope");
+  }
+
+  /**
+   * What else takes part in a batch's transaction: {@link #begin} before its first item, {@link
+   * #beforeCommit} after its last (a failure there fails the batch), {@link #end} always, last.
+   */
+  public interface BatchScope {
+    BatchScope NONE =
+        new BatchScope() {
+          @Override
+          public void begin(Handle h) {}
+
+          @Override
+          public void beforeCommit(Handle h) {}
+
+          @Override
+          public void end(Handle h) {}
+        };
+
+    void begin(Handle h);
+
+    void beforeCommit(Handle h);
+
+    void end(Handle h);
   }
 
   private record Queued(JobInsertion item, CompletableFuture<InsertResult> answer) {}
@@ -145,7 +179,7 @@ public final class GroupCommit {
     for (int attempt = 1; ; attempt++) {
       List<Object> outcomes;
       try {
-        outcomes = jdbi.inTransaction(h -> runBatch(h, batch, now.get()));
+        outcomes = jdbi.inTransaction(h -> runBatch(h, batch, now.get(), scope));
       } catch (RuntimeException e) {
         if (attempt < MAX_TRIES && isRetryable(e)) {
           LOG.debug("group commit of {} retried after {}", batch.size(), e.toString());
@@ -193,7 +227,19 @@ public final class GroupCommit {
   }
 
   /** Each item's result, or the exception that rolled it back to its savepoint. */
-  private static List<Object> runBatch(Handle h, List<Queued> batch, Instant now) {
+  private static List<Object> runBatch(
+      Handle h, List<Queued> batch, Instant now, BatchScope scope) {
+    scope.begin(h);
+    try {
+      var outcomes = runItems(h, batch, now);
+      scope.beforeCommit(h);
+      return outcomes;
+    } finally {
+      scope.end(h);
+    }
+  }
+
+  private static List<Object> runItems(Handle h, List<Queued> batch, Instant now) {
     var teams = new TreeSet<String>();
     for (var q : batch) {
       var team = q.item().teamToLock();
@@ -209,7 +255,7 @@ public final class GroupCommit {
       h.savepoint(SAVEPOINT);
       Object outcome;
       try {
-        outcome = q.item().tryInsert(h, now);
+        outcome = q.item().tryInsert(h, now, true);
         h.releaseSavepoint(SAVEPOINT);
       } catch (RuntimeException e) {
         h.rollbackToSavepoint(SAVEPOINT);

@@ -121,7 +121,8 @@ abstract class GroupCommitContract extends JobStoreFixture {
 
   @Test
   void theAuditChainVerifiesAfterConcurrentBatches() throws Exception {
-    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH);
+    // As the gateway wires it: the head kept in memory through each batch, written once.
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH, AuditChainHead.BATCHES);
     var log = new AuditLog(db.jdbi(), new AuditChainHead(), true);
     var trail = new JobAuditTrail(log, new Redactor(new SecretHmac(new byte[32]), Set.of()), clock);
     var batched = new JobStore(db.jdbi(), clock, trail, JobAdmission.NONE, gc);
