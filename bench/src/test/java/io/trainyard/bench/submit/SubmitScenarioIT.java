@@ -18,8 +18,8 @@ class SubmitScenarioIT {
     var options =
         new SubmitScenario.Options(
             List.of(2),
-            Duration.ofMillis(300),
-            Duration.ofMillis(700),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(2),
             1,
             Path.of("/usr/lib/postgresql/15/bin"),
             false,
