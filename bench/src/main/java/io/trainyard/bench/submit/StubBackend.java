@@ -10,6 +10,7 @@ import io.trainyard.spi.LogStream;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.PlacementLine;
 import io.trainyard.spi.Proposals;
+import io.trainyard.spi.TrainingBackend;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.RoleSpec;
 import java.time.Clock;
@@ -21,7 +22,7 @@ import java.util.Map;
  * each job {@link BackendPhase#SUCCEEDED}, so live names free and the reconciler's work per job
  * stays constant. Thread-safe (stateless).
  */
-final class StubBackend implements io.trainyard.spi.TrainingBackend {
+final class StubBackend implements TrainingBackend {
   private final StubConfig config;
   private final Clock clock;
 

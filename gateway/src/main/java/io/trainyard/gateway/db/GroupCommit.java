@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -76,7 +77,7 @@ public final class GroupCommit {
     }
     this.jdbi = jdbi;
     this.maxBatch = maxBatch;
-    this.scope = java.util.Objects.requireNonNull(scope, "scope");
+    this.scope = Objects.requireNonNull(scope, "scope");
   }
 
   /**
