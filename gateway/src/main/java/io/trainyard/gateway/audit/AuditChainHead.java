@@ -30,8 +30,9 @@ import org.jdbi.v3.core.Handle;
  * numbers that never commit. Here an event's place is taken in the transaction of its change, which
  * is what fail-closed promises. Both reach the 10,000 events/s goal with batching.
  *
- * <p>No deadlock is possible: a transaction takes the head lock last and waits for nothing after
- * it. Works the same on H2 (row locks of MVStore).
+ * <p>No deadlock is possible: a transaction takes the head lock last and waits for nothing after it
+ * (a group-committed batch is the one exception, see {@link #BATCHES}). Works the same on H2 (row
+ * locks of MVStore).
  */
 public final class AuditChainHead implements AuditAppender {
   /**
