@@ -18,6 +18,7 @@ import io.trainyard.cost.refresh.RefresherTypes;
 import io.trainyard.gateway.algorithms.AlgorithmExpander;
 import io.trainyard.gateway.algorithms.AlgorithmResolver;
 import io.trainyard.gateway.algorithms.AlgorithmService;
+import io.trainyard.gateway.audit.AuditChainHead;
 import io.trainyard.gateway.audit.AuditKeys;
 import io.trainyard.gateway.audit.AuditVerification;
 import io.trainyard.gateway.audit.ExportCatalog;
@@ -32,6 +33,7 @@ import io.trainyard.gateway.cli.DevTokenCommand;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.GroupCommit;
 import io.trainyard.gateway.db.JobAlgorithms;
 import io.trainyard.gateway.db.JobGauges;
 import io.trainyard.gateway.db.JobRuns;
@@ -210,7 +212,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 queueStore,
                 teams,
                 json),
-            new TeamQuotas(teams, json));
+            new TeamQuotas(teams, json),
+            config.getDatabase().isGroupCommit()
+                ? new GroupCommit(jdbi, GroupCommit.MAX_BATCH, AuditChainHead.BATCHES)
+                : null);
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
     var backends =

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * start one; but durable by default ({@code fsync} and {@code synchronous_commit} on), because the
  * cost of a commit is what the two ordering ways differ in.
  */
-final class ThrowawayPostgres implements AutoCloseable {
+public final class ThrowawayPostgres implements AutoCloseable {
   private final Path bin;
   private final Path dir;
   private final int port;
@@ -29,7 +29,7 @@ final class ThrowawayPostgres implements AutoCloseable {
     this.asPostgres = asPostgres;
   }
 
-  static ThrowawayPostgres start(Path bin, boolean durable) throws IOException {
+  public static ThrowawayPostgres start(Path bin, boolean durable) throws IOException {
     var dir = Files.createTempDirectory("trainyard-bench-pg-");
     boolean asPostgres = "root".equals(System.getProperty("user.name"));
     if (asPostgres) {
@@ -56,7 +56,7 @@ final class ThrowawayPostgres implements AutoCloseable {
     return server;
   }
 
-  String url() {
+  public String url() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
   }
 

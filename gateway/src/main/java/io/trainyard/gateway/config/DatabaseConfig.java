@@ -18,6 +18,12 @@ public class DatabaseConfig {
   @Min(2)
   private int maxPoolSize = 16;
 
+  /**
+   * Commit concurrent job submissions together, one transaction per batch (README "Group commit");
+   * off, each submission commits alone.
+   */
+  private boolean groupCommit = true;
+
   public String getUrl() {
     return url;
   }
@@ -48,6 +54,14 @@ public class DatabaseConfig {
 
   public void setMaxPoolSize(int maxPoolSize) {
     this.maxPoolSize = maxPoolSize;
+  }
+
+  public boolean isGroupCommit() {
+    return groupCommit;
+  }
+
+  public void setGroupCommit(boolean groupCommit) {
+    this.groupCommit = groupCommit;
   }
 
   public boolean isPostgres() {

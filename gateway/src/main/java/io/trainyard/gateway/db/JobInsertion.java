@@ -56,7 +56,7 @@ final class JobInsertion {
   InsertResult run(Supplier<Instant> now) {
     for (int race = 0; ; race++) {
       try {
-        return jdbi.inTransaction(h -> tryInsert(h, now.get()));
+        return jdbi.inTransaction(h -> tryInsert(h, now.get(), false));
       } catch (JdbiException e) {
         if (!isUniqueViolation(e)) {
           throw e;
@@ -72,7 +72,21 @@ final class JobInsertion {
     }
   }
 
-  private InsertResult tryInsert(Handle h, Instant now) {
+  /**
+   * The team whose row this insert locks (budget or quotas), which a {@link GroupCommit} locks
+   * first, with the batch's others in sorted order; null when it locks none.
+   */
+  String teamToLock() {
+    var placed = job.state() == JobState.PENDING;
+    return placed && (admission != JobAdmission.NONE || budget != null) ? job.team() : null;
+  }
+
+  /**
+   * The insert inside {@code h}'s transaction; throws a unique violation when it lost a race.
+   *
+   * @param teamLocked whether the transaction holds {@link #teamToLock()}'s row already
+   */
+  InsertResult tryInsert(Handle h, Instant now, boolean teamLocked) {
     var conflict = conflict(h, now);
     if (conflict.isPresent()) {
       return conflict.get();
@@ -94,11 +108,14 @@ final class JobInsertion {
     // A job stored QUEUED (no backend can take it now) has no offer to check yet: that happens
     // when it is dispatched.
     var placed = job.state() == JobState.PENDING;
-    if (placed && admission != JobAdmission.NONE) {
+    if (placed && admission != JobAdmission.NONE && !teamLocked) {
       TeamLedger.lock(h, job.team());
     }
     if (placed && budget != null) {
-      var verdict = TeamLedger.lockAndCheck(h, job.team(), budget, job.estimatedUsd(), now);
+      var verdict =
+          teamLocked
+              ? TeamLedger.check(h, job.team(), budget, job.estimatedUsd(), now)
+              : TeamLedger.lockAndCheck(h, job.team(), budget, job.estimatedUsd(), now);
       if (!verdict.fits()) {
         if (budget.overBudget() == Budget.OverBudget.REFUSE) {
           audit.refused(h, job, actor, verdict.reason());
@@ -148,28 +165,42 @@ final class JobInsertion {
   }
 
   /** Why the job cannot be stored, if it cannot: a young key first, then a live name. */
-  private Optional<InsertResult> conflict(Handle h, Instant now) {
-    if (key != null) {
-      var sameKey =
-          h.createQuery(
-                  "SELECT job_id, spec_hash FROM idempotency_keys WHERE team = :team"
-                      + " AND subject = :subject AND idem_key = :key AND created_at > :since")
-              .bind("team", key.team())
-              .bind("subject", key.subject())
-              .bind("key", key.key())
-              .bind("since", JobColumns.utc(now.minus(JobStore.IDEMPOTENCY_WINDOW)))
-              .map((rs, ctx) -> new InsertResult.SameKey(rs.getString(1), rs.getString(2)))
-              .findOne();
-      if (sameKey.isPresent()) {
-        return Optional.of(sameKey.get());
+  Optional<InsertResult> conflict(Handle h, Instant now) {
+    var sameKey = sameKey(h, now);
+    if (sameKey.isPresent()) {
+      return sameKey;
+    }
+    var nameTaken =
+        h.createQuery("SELECT id FROM jobs WHERE team = :team AND live_name = :name")
+            .bind("team", job.team())
+            .bind("name", job.name())
+            .mapTo(String.class)
+            .findOne()
+            .<InsertResult>map(InsertResult.NameTaken::new);
+    if (nameTaken.isPresent() && key != null) {
+      // A twin holding both may have committed between the two reads (H2 reports a violation
+      // before the other transaction commits): its key, if it is the same, answers first.
+      var committedMeanwhile = sameKey(h, now);
+      if (committedMeanwhile.isPresent()) {
+        return committedMeanwhile;
       }
     }
-    return h.createQuery("SELECT id FROM jobs WHERE team = :team AND live_name = :name")
-        .bind("team", job.team())
-        .bind("name", job.name())
-        .mapTo(String.class)
-        .findOne()
-        .map(InsertResult.NameTaken::new);
+    return nameTaken;
+  }
+
+  private Optional<InsertResult> sameKey(Handle h, Instant now) {
+    if (key == null) {
+      return Optional.empty();
+    }
+    return h.createQuery(
+            "SELECT job_id, spec_hash FROM idempotency_keys WHERE team = :team"
+                + " AND subject = :subject AND idem_key = :key AND created_at > :since")
+        .bind("team", key.team())
+        .bind("subject", key.subject())
+        .bind("key", key.key())
+        .bind("since", JobColumns.utc(now.minus(JobStore.IDEMPOTENCY_WINDOW)))
+        .map((rs, ctx) -> (InsertResult) new InsertResult.SameKey(rs.getString(1), rs.getString(2)))
+        .findOne();
   }
 
   static boolean isUniqueViolation(Throwable e) {

@@ -59,6 +59,7 @@ public final class JobStore {
   private final Clock clock;
   private final JobAudit audit;
   private final JobAdmission admission;
+  private final GroupCommit groupCommit;
 
   /** A store that audits nothing: for tests of the job tables alone. */
   public JobStore(Jdbi jdbi, Clock clock) {
@@ -77,6 +78,20 @@ public final class JobStore {
    *     over one is stored (or stays) QUEUED with the reason
    */
   public JobStore(Jdbi jdbi, Clock clock, JobAudit audit, JobAdmission admission) {
+    this(jdbi, clock, audit, admission, null);
+  }
+
+  /**
+   * @param groupCommitOrNull commits concurrent inserts together ({@link GroupCommit}); null to
+   *     commit each insert in its own transaction
+   */
+  public JobStore(
+      Jdbi jdbi,
+      Clock clock,
+      JobAudit audit,
+      JobAdmission admission,
+      GroupCommit groupCommitOrNull) {
+    this.groupCommit = groupCommitOrNull;
     this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.audit = Objects.requireNonNull(audit, "audit");
@@ -114,8 +129,10 @@ public final class JobStore {
     if (budget != null || admission != JobAdmission.NONE) {
       TeamLedger.ensureTeam(jdbi, job.team(), now());
     }
-    return new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission)
-        .run(this::now);
+    var insertion = new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission);
+    return groupCommit != null
+        ? groupCommit.insert(insertion, this::now)
+        : insertion.run(this::now);
   }
 
   /** Audits a submission that was refused before anything could be stored (no offer). */

@@ -55,6 +55,12 @@ final class TeamLedger {
   static Budget.Verdict lockAndCheck(
       Handle h, String team, Budget budget, BigDecimal jobUsd, Instant now) {
     lock(h, team);
+    return check(h, team, budget, jobUsd, now);
+  }
+
+  /** Checks the job against the budget; the caller holds the team's row lock. */
+  static Budget.Verdict check(
+      Handle h, String team, Budget budget, BigDecimal jobUsd, Instant now) {
     return budget.check(spend(h, team, YearMonth.from(now.atZone(ZoneOffset.UTC)), now), jobUsd);
   }
 

@@ -32,7 +32,16 @@ abstract class JobStoreFixture {
     db = database;
     new DatabaseMigrator().migrate(db.jdbi());
     clock = new MutableClock(T0);
-    store = new JobStore(db.jdbi(), clock);
+    var groupCommit = groupCommit(db);
+    store =
+        groupCommit == null
+            ? new JobStore(db.jdbi(), clock)
+            : new JobStore(db.jdbi(), clock, JobAudit.NONE, JobAdmission.NONE, groupCommit);
+  }
+
+  /** How the store under test commits inserts: null for one transaction each. */
+  GroupCommit groupCommit(TestDatabase database) {
+    return null;
   }
 
   @BeforeEach
