@@ -52,6 +52,20 @@ public final class AuditChainHead implements AuditAppender {
         }
 
         @Override
+        public Object mark(Handle h) {
+          var open = OPEN.get(h);
+          return open == null ? null : open.copy();
+        }
+
+        @Override
+        public void rolledBack(Handle h, Object mark) {
+          // The item's events and, had it taken it, the head's lock went with its savepoint.
+          if (mark instanceof OpenHead before) {
+            OPEN.put(h, before);
+          }
+        }
+
+        @Override
         public void beforeCommit(Handle h) {
           var open = OPEN.get(h);
           if (open != null && open.locked) {
@@ -70,6 +84,14 @@ public final class AuditChainHead implements AuditAppender {
     boolean locked;
     long lastSeq;
     String lastHash;
+
+    OpenHead copy() {
+      var copy = new OpenHead();
+      copy.locked = locked;
+      copy.lastSeq = lastSeq;
+      copy.lastHash = lastHash;
+      return copy;
+    }
   }
 
   private static final Map<Handle, OpenHead> OPEN =

@@ -99,6 +99,18 @@ public final class GroupCommit {
 
     void begin(Handle h);
 
+    /**
+     * What an item's savepoint is about to cover: given back to {@link #rolledBack} when the item
+     * is rolled back to its savepoint, so state kept in memory for the batch goes back with the
+     * database.
+     */
+    default Object mark(Handle h) {
+      return null;
+    }
+
+    /** The item begun at {@code mark} was rolled back to its savepoint. */
+    default void rolledBack(Handle h, Object mark) {}
+
     void beforeCommit(Handle h);
 
     void end(Handle h);
@@ -232,7 +244,7 @@ public final class GroupCommit {
       Handle h, List<Queued> batch, Instant now, BatchScope scope) {
     scope.begin(h);
     try {
-      var outcomes = runItems(h, batch, now);
+      var outcomes = runItems(h, batch, now, scope);
       scope.beforeCommit(h);
       return outcomes;
     } finally {
@@ -240,7 +252,8 @@ public final class GroupCommit {
     }
   }
 
-  private static List<Object> runItems(Handle h, List<Queued> batch, Instant now) {
+  private static List<Object> runItems(
+      Handle h, List<Queued> batch, Instant now, BatchScope scope) {
     var teams = new TreeSet<String>();
     for (var q : batch) {
       var team = q.item().teamToLock();
@@ -254,12 +267,14 @@ public final class GroupCommit {
     var outcomes = new ArrayList<>(batch.size());
     for (var q : batch) {
       h.savepoint(SAVEPOINT);
+      var mark = scope.mark(h);
       Object outcome;
       try {
         outcome = q.item().tryInsert(h, now, true);
         h.releaseSavepoint(SAVEPOINT);
       } catch (RuntimeException e) {
         h.rollbackToSavepoint(SAVEPOINT);
+        scope.rolledBack(h, mark);
         if (isRetryable(e)) {
           throw e; // the whole batch: its locks may be what another committer waits for
         }

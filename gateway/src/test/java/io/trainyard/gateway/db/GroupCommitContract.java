@@ -151,6 +151,41 @@ abstract class GroupCommitContract extends JobStoreFixture {
   }
 
   @Test
+  void anItemRolledBackAfterItsAuditEventsLeavesTheChainWhole() throws Exception {
+    // The head kept in memory for the batch must go back with the item's savepoint: had it kept
+    // the rolled-back item's events, the items after it would chain to events that do not exist.
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH, AuditChainHead.BATCHES);
+    var log = new AuditLog(db.jdbi(), new AuditChainHead(), true);
+    var trail = new JobAuditTrail(log, new Redactor(new SecretHmac(new byte[32]), Set.of()), clock);
+    var failsAfterAppending = new FailsAfterAppending(trail, Set.of("second", "fourth"));
+    var batched = new JobStore(db.jdbi(), clock, failsAfterAppending, JobAdmission.NONE, gc);
+    var audit = new AuditStore(db.jdbi());
+    var before = audit.head().seq();
+    var inserts = new ArrayList<Callable<InsertResult>>();
+    for (var name : List.of("first", "second", "third", "fourth", "fifth")) {
+      var job = newJob("ops", name);
+      inserts.add(() -> batched.insert(job, submitted(job), null));
+    }
+
+    var outcomes = oneBatchOutcomes(gc, inserts);
+
+    assertThat(outcomes.get(0)).isInstanceOf(InsertResult.Created.class);
+    assertThat(outcomes.get(1)).isInstanceOf(ExecutionException.class);
+    assertThat(outcomes.get(2)).isInstanceOf(InsertResult.Created.class);
+    assertThat(outcomes.get(3)).isInstanceOf(ExecutionException.class);
+    assertThat(outcomes.get(4)).isInstanceOf(InsertResult.Created.class);
+    var head = audit.head();
+    // Three jobs stored with their three events each; nothing of the two rolled back.
+    assertThat(head.seq() - before).isEqualTo(3L * 3);
+    var verifier = new AuditChainVerifier(1, AuditChain.GENESIS_HASH);
+    try (var events = audit.events(1, head.seq())) {
+      events.forEach(verifier::accept);
+    }
+    var report = verifier.finish(head.seq(), head.hash());
+    assertThat(report.ok()).as(report.toString()).isTrue();
+  }
+
+  @Test
   void twoCommittersLockingTheSameTeamsInOppositeOrdersBothComplete() throws Exception {
     // Two replicas: stores with committers and connections of their own on one database.
     var other = Jdbi.create(db.url(), db.user(), "");
@@ -292,6 +327,45 @@ abstract class GroupCommitContract extends JobStoreFixture {
         throw new AssertionError("timed out waiting");
       }
       Thread.sleep(5);
+    }
+  }
+
+  /** Appends an item's events, then fails for the jobs named: a later part of the item failing. */
+  private static final class FailsAfterAppending implements JobAudit {
+    private final JobAudit delegate;
+    private final Set<String> names;
+
+    FailsAfterAppending(JobAudit delegate, Set<String> names) {
+      this.delegate = delegate;
+      this.names = names;
+    }
+
+    @Override
+    public void submitted(Handle h, JobRow stored, AuditActor actor) {
+      delegate.submitted(h, stored, actor);
+      if (names.contains(stored.name())) {
+        throw new IllegalStateException("failed after its audit events were appended");
+      }
+    }
+
+    @Override
+    public void refused(Handle h, JobRow attempted, AuditActor actor, String reason) {
+      delegate.refused(h, attempted, actor, reason);
+    }
+
+    @Override
+    public void changed(Handle h, JobRow before, JobRow after, String replica) {
+      delegate.changed(h, before, after, replica);
+    }
+
+    @Override
+    public void cancelRequested(Handle h, JobRow job, AuditActor actor) {
+      delegate.cancelRequested(h, job, actor);
+    }
+
+    @Override
+    public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
+      delegate.adopted(h, job, previousReplica, replica);
     }
   }
 
