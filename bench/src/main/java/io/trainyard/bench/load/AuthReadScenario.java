@@ -1,5 +1,6 @@
 package io.trainyard.bench.load;
 
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,9 +53,20 @@ public final class AuthReadScenario {
     }
   }
 
+  /**
+   * {@code -Dbench.newConnections=true}: every request on a connection of its own ({@code
+   * Connection: close}), as {@code ab} without {@code -k} measured issue 19's baseline; otherwise
+   * keep-alive connections, as a dashboard or CLI keeps them.
+   */
+  static final boolean NEW_CONNECTIONS = Boolean.getBoolean("bench.newConnections");
+
   private AuthReadScenario() {}
 
   public static void main(String[] args) {
+    if (NEW_CONNECTIONS) {
+      // Before any HttpClient class reads it: lets the requests carry "Connection: close".
+      System.setProperty("jdk.httpclient.allowRestrictedHeaders", "connection");
+    }
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 8;
     var seconds = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 5);
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
@@ -91,9 +103,9 @@ public final class AuthReadScenario {
       var bearer = token.apply(gateway);
       var id = Requests.submit(gateway, bearer, JOB);
       var driver = LoadDriver.http11();
-      var ping = HttpRequest.newBuilder(gateway.admin("/ping")).GET().build();
+      var ping = request(gateway.admin("/ping")).GET().build();
       var read =
-          HttpRequest.newBuilder(gateway.app("/v1/jobs/" + id))
+          request(gateway.app("/v1/jobs/" + id))
               .header("Authorization", "Bearer " + bearer)
               .GET()
               .build();
@@ -107,6 +119,11 @@ public final class AuthReadScenario {
       }
       return out;
     }
+  }
+
+  private static HttpRequest.Builder request(URI uri) {
+    var builder = HttpRequest.newBuilder(uri);
+    return NEW_CONNECTIONS ? builder.header("Connection", "close") : builder;
   }
 
   /** The figures as docs/benchmarks.md shows them, and the median ratio. */
