@@ -6,6 +6,7 @@ import io.trainyard.bench.load.GatewayProcess;
 import io.trainyard.bench.load.LoadDriver;
 import io.trainyard.bench.load.Requests;
 import io.trainyard.bench.load.Sample;
+import io.trainyard.gateway.testing.cluster.TestIssuer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -85,7 +86,7 @@ public final class SubmitScenario {
   /** Every run, both modes in each (off first), every client count in each mode. */
   public static List<Point> run(Options options) {
     var points = new ArrayList<Point>();
-    var issuer = BenchIssuer.start();
+    var issuer = TestIssuer.start();
     try (var pg = ThrowawayPostgres.start(options.pgBin(), options.durable())) {
       var keys = Files.createTempDirectory("trainyard-bench-keys-");
       DigestSigner.loadOrGenerate(keys);
