@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Commits concurrent submissions together: one transaction, one audit-chain head lock and one WAL
@@ -116,7 +118,12 @@ public final class GroupCommit {
     void end(Handle h);
   }
 
-  private record Queued(JobInsertion item, CompletableFuture<InsertResult> answer) {}
+  /**
+   * @param context the caller's MDC (request id, trace id, the job's fields), set while its item
+   *     runs on the committer's thread so what it logs or registers carries it
+   */
+  private record Queued(
+      JobInsertion item, CompletableFuture<InsertResult> answer, Map<String, String> context) {}
 
   /**
    * Runs {@code item} in the next batch and answers once that batch committed.
@@ -125,7 +132,8 @@ public final class GroupCommit {
    */
   InsertResult insert(JobInsertion item, Supplier<Instant> now) {
     var answer = new CompletableFuture<InsertResult>();
-    queue.add(new Queued(item, answer));
+    var context = MDC.getCopyOfContextMap();
+    queue.add(new Queued(item, answer, context == null ? Map.of() : context));
     startCommitter(now);
     InsertResult result;
     try {
@@ -184,6 +192,7 @@ public final class GroupCommit {
       } finally {
         committing = 0;
         batch.clear();
+        MDC.clear();
       }
     }
   }
@@ -270,6 +279,7 @@ public final class GroupCommit {
       var mark = scope.mark(h);
       Object outcome;
       try {
+        MDC.setContextMap(q.context());
         outcome = q.item().tryInsert(h, now, true);
         h.releaseSavepoint(SAVEPOINT);
       } catch (RuntimeException e) {

@@ -3,10 +3,12 @@ package io.trainyard.gateway.logging;
 import io.trainyard.audit.AuditActor;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
+import java.util.Map;
 import java.util.Objects;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One INFO line per job change that committed (stored, state changed, cancel asked, adopted), with
@@ -25,14 +27,16 @@ public final class JobChangeLog {
       @Override
       public void submitted(Handle h, JobRow stored, AuditActor actor) {
         delegate.submitted(h, stored, actor);
+        // Committed on a group commit's thread, maybe: the line keeps the request's context.
         h.afterCommit(
-            () ->
-                log(
-                    stored,
-                    "job {} stored {} by {}",
-                    stored.id(),
-                    stored.state(),
-                    actor.username()));
+            inThisContext(
+                () ->
+                    log(
+                        stored,
+                        "job {} stored {} by {}",
+                        stored.id(),
+                        stored.state(),
+                        actor.username())));
       }
 
       @Override
@@ -60,7 +64,9 @@ public final class JobChangeLog {
       @Override
       public void cancelRequested(Handle h, JobRow job, AuditActor actor) {
         delegate.cancelRequested(h, job, actor);
-        h.afterCommit(() -> log(job, "job {}: cancel requested by {}", job.id(), actor.username()));
+        h.afterCommit(
+            inThisContext(
+                () -> log(job, "job {}: cancel requested by {}", job.id(), actor.username())));
       }
 
       @Override
@@ -68,6 +74,23 @@ public final class JobChangeLog {
         delegate.adopted(h, job, previousReplica, replica);
         h.afterCommit(
             () -> log(job, "job {}: followed by {} after {}", job.id(), replica, previousReplica));
+      }
+    };
+  }
+
+  /**
+   * {@code action} run later, maybe on another thread, with the MDC (request id, trace id) of the
+   * thread that asked for it now.
+   */
+  private static Runnable inThisContext(Runnable action) {
+    var context = MDC.getCopyOfContextMap();
+    return () -> {
+      var outer = MDC.getCopyOfContextMap();
+      MDC.setContextMap(context == null ? Map.of() : context);
+      try {
+        action.run();
+      } finally {
+        MDC.setContextMap(outer == null ? Map.of() : outer);
       }
     };
   }
