@@ -49,20 +49,6 @@ public final class QuoteScenario {
         placement: {policy: cheapest, spot: allowed, maxHourlyUsd: 400}
       """;
 
-  /** The job read beside the quotes: small, on the cheapest CPU placement. */
-  static final String JOB =
-      """
-      apiVersion: trainyard.io/v1
-      kind: TrainingJob
-      metadata: {name: bench-read}
-      spec:
-        framework: pytorch
-        image: python:3.11
-        command: [python3, -c, "print(1)"]
-        replicas: {master: 1}
-        resources: {cpus: 1, memory: 1Gi}
-      """;
-
   /** One round's figures. */
   public record Round(Sample readBefore, Sample quote, Sample readAfter) {
     public double ratio() {
@@ -84,17 +70,7 @@ public final class QuoteScenario {
                             + " accessKeyId: test, secretAccessKey: test, maxAttempts: 1}")
                         .formatted(i, i % 2 == 0, i, sageMakerEndpoint))
             .collect(Collectors.joining("\n"));
-    return """
-        dataDir: ./data
-        auth: {mode: dev}
-        logging: {level: WARN}
-        server:
-          applicationConnectors: [{type: http, port: ${APP_PORT}, bindHost: 127.0.0.1}]
-          adminConnectors: [{type: http, port: ${ADMIN_PORT}, bindHost: 127.0.0.1}]
-        backends:
-        """
-        + blocks
-        + "\n";
+    return AuthReadScenario.DEV_CONFIG + "backends:\n" + blocks + "\n";
   }
 
   public static void main(String[] args) {
@@ -126,7 +102,7 @@ public final class QuoteScenario {
                 Map.of(),
                 Duration.ofMinutes(2))) {
       var token = gateway.devToken("bench", "demo", "trainer");
-      var id = Requests.submit(gateway, token, JOB);
+      var id = Requests.submit(gateway, token, AuthReadScenario.JOB);
       var driver = LoadDriver.http11();
       var read =
           HttpRequest.newBuilder(gateway.app("/v1/jobs/" + id))
