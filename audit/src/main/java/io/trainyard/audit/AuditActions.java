@@ -19,6 +19,10 @@ public final class AuditActions {
   public static final String BACKEND_SUBMIT = "backend.submit";
   public static final String BACKEND_ADOPT = "backend.adopt";
   public static final String BACKEND_FAILOVER = "backend.failover";
+
+  /** An attempt a job had left was cancelled on its backend (or given up on, as a failure). */
+  public static final String BACKEND_CLEANUP = "backend.cleanup";
+
   public static final String AUDIT_EXPORT = "audit.export";
   public static final String AUDIT_GAP = "audit.gap";
   public static final String CONFIG_START = "config.start";

@@ -55,6 +55,18 @@ public interface TrainingBackend extends AutoCloseable {
   void cancel(ExternalRef ref);
 
   /**
+   * Stops and removes whatever {@code attempt} left here, found from the attempt as it was (or
+   * would have been) submitted, not from a reference: for an attempt the gateway has no reference
+   * of, because the answer to its submit was lost (a crash or a timeout between the call and the
+   * gateway's write), and that the job has left (failed over, queued, failed or cancelled).
+   * Idempotent: nothing there is success. The default cancels the object named {@link
+   * BackendJob#objectName()}; a backend that needs more than the name to find it overrides this.
+   */
+  default void cancelAttempt(BackendJob attempt) {
+    cancel(new ExternalRef(id(), attempt.objectName(), java.util.Map.of()));
+  }
+
+  /**
    * The attempt's logs, oldest first. With {@code follow} the stream stays open until the attempt
    * ends or the caller closes it.
    *

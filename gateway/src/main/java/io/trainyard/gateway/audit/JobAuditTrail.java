@@ -13,6 +13,7 @@ import io.trainyard.audit.Outcome;
 import io.trainyard.audit.Redactor;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.spi.JobState;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -123,6 +124,35 @@ public final class JobAuditTrail implements JobAudit {
         h,
         List.of(
             job(job, AuditActors.RECONCILER, AuditActions.BACKEND_ADOPT).details(details).build()));
+  }
+
+  @Override
+  public void attemptCleanedUp(
+      Handle h,
+      JobRow job,
+      StaleAttempts.Left left,
+      boolean removed,
+      String message,
+      String replica) {
+    var details = JsonNodeFactory.instance.objectNode();
+    details.put("attempt", left.attempt());
+    details.put("leftAt", left.leftAt().toString());
+    details.put("removed", removed);
+    details.put("message", message);
+    details.put("replica", replica);
+    log.append(
+        h,
+        List.of(
+            AuditEntry.builder(
+                    clock.instant(),
+                    AuditActors.RECONCILER,
+                    AuditActions.BACKEND_CLEANUP,
+                    "job/" + job.id())
+                .team(job.team())
+                .backend(left.backendId())
+                .outcome(removed ? Outcome.SUCCESS : Outcome.FAILURE)
+                .details(details)
+                .build()));
   }
 
   /** PENDING on a backend, then FAILED or QUEUED without an object: the backend said no. */

@@ -44,4 +44,16 @@ public interface JobAudit {
 
   /** {@code replica} took over following a job's attempt from {@code previousReplica}. */
   void adopted(Handle h, JobRow job, String previousReplica, String replica);
+
+  /**
+   * {@code replica} cancelled an attempt the job had left on its backend ({@code removed}), or gave
+   * it up ({@link StaleAttempts}); {@code message} says which and why.
+   */
+  default void attemptCleanedUp(
+      Handle h,
+      JobRow job,
+      StaleAttempts.Left left,
+      boolean removed,
+      String message,
+      String replica) {}
 }

@@ -28,6 +28,12 @@ public record JobEvent(long seq, String jobId, Instant at, String type, String m
    */
   public static final String LOGS = "LOGS";
 
+  /**
+   * An attempt the job had left (its submit's answer lost, then failed over, queued or failed) was
+   * cancelled on its backend, or given up on; the message says which ({@link StaleAttempts}).
+   */
+  public static final String CLEANUP = "CLEANUP";
+
   public JobEvent {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(at, "at");

@@ -60,6 +60,7 @@ public final class JobStore {
   private final JobAudit audit;
   private final JobAdmission admission;
   private final GroupCommit groupCommit;
+  private final StaleAttempts staleAttempts;
 
   /** A store that audits nothing: for tests of the job tables alone. */
   public JobStore(Jdbi jdbi, Clock clock) {
@@ -96,6 +97,12 @@ public final class JobStore {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.admission = Objects.requireNonNull(admission, "admission");
+    this.staleAttempts = new StaleAttempts(jdbi, audit, clock);
+  }
+
+  /** The attempts jobs have left that may have left objects behind, for the reconciler. */
+  public StaleAttempts staleAttempts() {
+    return staleAttempts;
   }
 
   /**
@@ -443,6 +450,7 @@ public final class JobStore {
       return false;
     }
     insertEvents(h, events);
+    StaleAttempts.recordIfLeft(h, stored.get(), next, now);
     audit.changed(h, stored.get(), next, owner);
     return true;
   }

@@ -59,6 +59,7 @@ public final class JobStepper {
   private final SubmitRetries retries;
   private final JobWrites writes;
   private final Failover failover;
+  private final LeftAttempts left;
   private final Clock clock;
   private final BiFunction<BackendJob, TrainingBackend, BackendJob> attemptEnv;
 
@@ -112,6 +113,7 @@ public final class JobStepper {
     this.retries = new SubmitRetries(retries);
     this.writes = new JobWrites(store, clock);
     this.failover = new Failover(store, teams, writes, this.retries, clock);
+    this.left = new LeftAttempts(store, backends, json, teams);
     this.store = store;
     this.backends = backends;
     this.json = json;
@@ -119,6 +121,11 @@ public final class JobStepper {
     this.teams = teams;
     this.attemptLogs = new AttemptLogs(archive, clock);
     this.clock = clock;
+  }
+
+  /** The attempts jobs have left that may have left objects, for the reconciler to clean up. */
+  LeftAttempts leftAttempts() {
+    return left;
   }
 
   /** Each step as a span of its own (docs/observability.md "Traces"); set before starting. */
@@ -199,15 +206,17 @@ public final class JobStepper {
 
   private void stepPending(JobRow job, String owner) {
     var backend = backend(job);
+    var decision = json.read(job.decisionJson(), RoutingDecision.class);
+    var offer = decision.offer(job.offerIndex()).orElseThrow();
+    var attempt = left.attempt(job, job.attempt(), job.backendId(), offer.placement());
     if (job.cancelRequested()) {
       // A crash between submit and our write may have left the attempt's object behind.
-      backend.cancel(ref(job));
+      backend.cancelAttempt(attempt);
       retries.done(job.id(), job.attempt());
       writes.write(
           job, owner, job.withState(JobState.CANCELLED, "cancelled before it started", now()));
       return;
     }
-    var decision = json.read(job.decisionJson(), RoutingDecision.class);
     var down = backends.unavailableReason(job.backendId());
     if (down != null) {
       // Known down (a failed probe, refused credentials, a submit that failed with it): the next
@@ -218,19 +227,6 @@ public final class JobStepper {
     if (retries.waiting(job.id(), job.attempt(), now())) {
       return;
     }
-    var offer = decision.offer(job.offerIndex()).orElseThrow();
-    var spec = json.read(job.specJson(), TrainingJob.class);
-    var attempt =
-        new BackendJob(
-            job.id(),
-            job.attempt(),
-            job.team(),
-            job.ownerUsername(),
-            job.name(),
-            spec.spec(),
-            job.specHash(),
-            offer.placement(),
-            teams.settings(job.team(), job.backendId()));
     try {
       var ref = backend.submit(attemptEnv.apply(attempt, backend));
       retries.done(job.id(), job.attempt());

@@ -4,6 +4,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.logging.JobMdc;
 import io.trainyard.spi.BackendEventListener;
 import io.trainyard.spi.ExternalRef;
@@ -62,6 +63,9 @@ public final class Reconciler implements Managed {
 
   /** Jobs with a targeted step queued and not yet begun: more events for them add nothing. */
   private final Set<String> stepQueued = ConcurrentHashMap.newKeySet();
+
+  /** Left attempts whose clean-up is queued in a lane or under way. */
+  private final Set<StaleAttempts.Left> cleaning = ConcurrentHashMap.newKeySet();
 
   private volatile boolean running;
   private boolean stopped;
@@ -321,6 +325,7 @@ public final class Reconciler implements Managed {
     if (thread == null) {
       // Driven by a test, without the background thread: every step done when this returns.
       claimed.forEach(job -> step(job, leasedAt));
+      stepper.leftAttempts().due().forEach(left -> stepper.leftAttempts().cleanUp(left, owner));
       return claimed.size();
     }
     var byLane = new LinkedHashMap<String, List<JobRow>>();
@@ -328,7 +333,38 @@ public final class Reconciler implements Managed {
       byLane.computeIfAbsent(laneOf(job), k -> new ArrayList<>()).add(job);
     }
     byLane.forEach((lane, jobs) -> stepInLane(lane, jobs, leasedAt));
+    cleanUpLeftAttempts();
     return claimed.size();
+  }
+
+  /**
+   * Attempts jobs left while an object of theirs may exist: each cancelled in its backend's lane,
+   * after the steps this pass queued there.
+   */
+  private void cleanUpLeftAttempts() {
+    var left = stepper.leftAttempts();
+    for (var attempt : left.due()) {
+      if (!cleaning.add(attempt)) {
+        continue;
+      }
+      try {
+        lane(attempt.backendId())
+            .execute(
+                () -> {
+                  try {
+                    if (running) {
+                      left.cleanUp(attempt, owner);
+                    }
+                  } catch (RuntimeException e) {
+                    LOG.warn("job {}: clean-up of a left attempt failed", attempt.jobId(), e);
+                  } finally {
+                    cleaning.remove(attempt);
+                  }
+                });
+      } catch (RejectedExecutionException stopping) {
+        cleaning.remove(attempt);
+      }
+    }
   }
 
   /** One job's step, with its id, team and backend in the log lines it writes. */

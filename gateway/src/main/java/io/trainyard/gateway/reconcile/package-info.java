@@ -10,6 +10,16 @@
  * and one whose lease lapsed or was handed over writes nothing. Steps run in one lane (a thread)
  * per backend, so a backend whose calls hang holds up only its own jobs.
  *
+ * <h2>Attempts a job leaves</h2>
+ *
+ * <p>A submit can reach a backend while its answer never reaches the row (a replica killed between
+ * the call and its write, a timeout after the backend acted). A job that then stays on the attempt
+ * adopts the object at its next submit; one that leaves it — a failover, back to QUEUED, FAILED
+ * after its tries — has the attempt recorded in the same write ({@code StaleAttempts}), and each
+ * pass has the attempts recorded so far cancelled in their backends' lanes ({@link
+ * io.trainyard.gateway.reconcile.LeftAttempts}), by the attempt itself rather than a reference
+ * ({@link io.trainyard.spi.TrainingBackend#cancelAttempt}), once the backend is not known down.
+ *
  * <h2>Two ways to a step (issue 19)</h2>
  *
  * <ol>

@@ -108,6 +108,43 @@ abstract class AuditTrailContract extends AuditTrailFixture {
   }
 
   @Test
+  void anAttemptLeftByAFailoverIsRecordedAndItsCleanUpAuditedOnce() {
+    var job = submit(replica, newJob("nlp", "left-attempt"));
+    var leased = claim(job, "replica-a");
+    var moved =
+        leased.toBuilder()
+            .attempt(2)
+            .offerIndex(1)
+            .backendId("eks")
+            .reason("local is unhealthy")
+            .updatedAt(clock.instant())
+            .build();
+    assertThat(replica.store().update(moved, leased.version(), "replica-a", List.of())).isTrue();
+
+    var left = replica.store().staleAttempts().list(10);
+    assertThat(left).singleElement().satisfies(l -> assertThat(l.attempt()).isEqualTo(1));
+    assertThat(left.get(0).backendId()).isEqualTo("local");
+    var stale = replica.store().staleAttempts();
+    assertThat(stale.forget(left.get(0), true, "cancelled there", "replica-a")).isTrue();
+    assertThat(stale.forget(left.get(0), true, "cancelled there", "replica-b"))
+        .as("another replica got there first")
+        .isFalse();
+
+    var cleanUps =
+        eventsOf("job/" + job.id()).stream()
+            .filter(e -> e.event().action().equals("backend.cleanup"))
+            .toList();
+    assertThat(cleanUps).hasSize(1);
+    var cleanUp = cleanUps.get(0).event();
+    assertThat(cleanUp.backend()).isEqualTo("local");
+    assertThat(cleanUp.details().get("attempt").asInt()).isEqualTo(1);
+    assertThat(cleanUp.details().get("removed").asBoolean()).isTrue();
+    assertThat(cleanUp.details().get("replica").asText()).isEqualTo("replica-a");
+    assertThat(replica.store().staleAttempts().list(10)).isEmpty();
+    assertThat(verifyAll().ok()).as(verifyAll().toText()).isTrue();
+  }
+
+  @Test
   void twoReplicasWritingAtOnceLeaveOneValidChain() throws Exception {
     var replicas = List.of(replica, otherReplica());
     long before = replica.audit().head().seq();

@@ -35,7 +35,9 @@ final class FakeBackend implements TrainingBackend {
     NO_CAPACITY,
     REJECT,
     /** Transient trouble, e.g. throttling or a 5xx. */
-    BUSY
+    BUSY,
+    /** Makes the object, then the answer is lost: a timeout after the backend acted. */
+    LOST
   }
 
   record Config(String id, String region, boolean hipaaEligible, BigDecimal discountPct)
@@ -106,6 +108,11 @@ final class FakeBackend implements TrainingBackend {
     return () -> listeners.remove(listener);
   }
 
+  /** The phase of object {@code name}; null when there is none. */
+  BackendPhase phaseOf(String name) {
+    return objects.containsKey(name) ? phases.get(name) : null;
+  }
+
   void lose(String name) {
     objects.remove(name);
   }
@@ -162,6 +169,9 @@ final class FakeBackend implements TrainingBackend {
       phases.put(name, BackendPhase.ADMITTING);
     } else if (!existing.jobId().equals(job.jobId())) {
       throw new BackendException.Rejected(name + " belongs to another job", null);
+    }
+    if (answer == Answer.LOST) {
+      throw new BackendException.Retryable("read timed out", null);
     }
     return new ExternalRef(id, name, Map.of("zone", "z1"));
   }

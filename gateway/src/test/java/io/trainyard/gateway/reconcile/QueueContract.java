@@ -83,6 +83,7 @@ abstract class QueueContract {
             h -> {
               h.execute("DELETE FROM idempotency_keys");
               h.execute("DELETE FROM job_events");
+              h.execute("DELETE FROM stale_attempts");
               h.execute("DELETE FROM queue_job_facts");
               h.execute("DELETE FROM jobs");
               h.execute("DELETE FROM teams");

@@ -80,6 +80,7 @@ abstract class ReconcilerContract {
             h -> {
               h.execute("DELETE FROM idempotency_keys");
               h.execute("DELETE FROM job_events");
+              h.execute("DELETE FROM stale_attempts");
               h.execute("DELETE FROM jobs");
               h.execute("DELETE FROM teams");
             });

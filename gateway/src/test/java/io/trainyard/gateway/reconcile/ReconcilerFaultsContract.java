@@ -1,6 +1,7 @@
 package io.trainyard.gateway.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.trainyard.audit.BlobSinkConfig;
 import io.trainyard.audit.JcloudsBlobSink;
@@ -12,8 +13,10 @@ import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.gateway.db.DatabaseMigrator;
+import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
@@ -75,6 +78,7 @@ abstract class ReconcilerFaultsContract {
             h -> {
               h.execute("DELETE FROM idempotency_keys");
               h.execute("DELETE FROM job_events");
+              h.execute("DELETE FROM stale_attempts");
               h.execute("DELETE FROM jobs");
               h.execute("DELETE FROM teams");
             });
@@ -241,6 +245,86 @@ abstract class ReconcilerFaultsContract {
     r.passOnce();
     assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
     assertThat(find(job).backendId()).isEqualTo("dear");
+  }
+
+  @Test
+  void anAttemptLeftBehindByAKilledGatewayIsCancelledOnceItsBackendIsBack() {
+    var job = submit("nlp", "left-behind");
+    var a1 = ObjectNames.of(job.id(), 1);
+    // The gateway that submitted it was killed before writing SUBMITTED; its backend then failed
+    // its probe, so the job moves on to its next offer without asking it.
+    cheap.preexisting(a1, job.id(), job.specHash());
+    registry.markUnhealthy("cheap", "probe failed");
+    var r = reconciler(registry);
+    r.passOnce();
+    r.passOnce();
+
+    var moved = find(job);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.state()).isEqualTo(JobState.SUBMITTED);
+    assertThat(store.staleAttempts().list(10))
+        .extracting(StaleAttempts.Left::attempt, StaleAttempts.Left::backendId)
+        .containsExactly(tuple(1, "cheap"));
+    assertThat(cheap.cancelled).as("not asked while known down").isEmpty();
+    assertThat(cheap.phaseOf(a1)).isEqualTo(BackendPhase.ADMITTING);
+
+    registry.checkHealth("cheap"); // back
+    r.passOnce();
+
+    assertThat(cheap.cancelled).containsExactly(a1);
+    assertThat(cheap.phaseOf(a1)).isEqualTo(BackendPhase.STOPPED);
+    assertThat(store.staleAttempts().list(10)).isEmpty();
+    assertThat(store.events(job.id()))
+        .filteredOn(e -> e.type().equals(JobEvent.CLEANUP))
+        .singleElement()
+        .satisfies(e -> assertThat(e.message()).startsWith("attempt 1 on cheap was left"));
+    r.passOnce();
+    assertThat(cheap.cancelled).as("cleaned up once").hasSize(1);
+    assertThat(dear.cancelled).isEmpty();
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+  }
+
+  @Test
+  void anAttemptMadeThoughItsAnswerTimedOutIsCancelledWhenTheJobFailsForIt() {
+    cheap.answer = FakeBackend.Answer.LOST;
+    var onlyCheap = BackendRegistry.of(List.of(cheap.entry()));
+    service = service(onlyCheap);
+    var job = submit("nlp", "timed-out");
+    var a1 = ObjectNames.of(job.id(), 1);
+    var r = reconciler(onlyCheap);
+    for (int i = 0; i < 3; i++) {
+      r.passOnce();
+      clock.advance(Duration.ofSeconds(15));
+    }
+
+    assertThat(find(job).state()).isEqualTo(JobState.FAILED);
+    assertThat(find(job).reason()).contains("did not answer after 3 tries: read timed out");
+    assertThat(cheap.created.get(a1)).hasValue(1);
+    r.passOnce();
+    assertThat(cheap.phaseOf(a1)).as("the object it made anyway").isEqualTo(BackendPhase.STOPPED);
+    assertThat(store.staleAttempts().list(10)).isEmpty();
+  }
+
+  @Test
+  void anAttemptLeftOnABackendNoLongerConfiguredIsGivenUpSayingSo() {
+    var job = submit("nlp", "left-on-removed");
+    registry.markUnhealthy("cheap", "probe failed");
+    reconciler(registry).passOnce();
+    assertThat(store.staleAttempts().list(10)).hasSize(1);
+
+    reconciler(BackendRegistry.of(List.of(dear.entry()))).passOnce();
+
+    assertThat(store.staleAttempts().list(10)).isEmpty();
+    assertThat(store.events(job.id()))
+        .filteredOn(e -> e.type().equals(JobEvent.CLEANUP))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .contains("attempt 1 on cheap")
+                    .contains("no longer configured")
+                    .contains("not cleaned up"));
+    assertThat(cheap.cancelled).isEmpty();
   }
 
   private JobService service(BackendRegistry backends) {

@@ -90,6 +90,7 @@ abstract class WebhookStoreContract {
               h.execute("DELETE FROM webhooks");
               h.execute("DELETE FROM idempotency_keys");
               h.execute("DELETE FROM job_events");
+              h.execute("DELETE FROM stale_attempts");
               h.execute("DELETE FROM jobs");
             });
     clock.set(T0);

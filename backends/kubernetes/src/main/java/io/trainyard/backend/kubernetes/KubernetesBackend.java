@@ -100,6 +100,24 @@ public final class KubernetesBackend implements TrainingBackend {
     follower.cancel(ref);
   }
 
+  /**
+   * Found by the kind and namespace the attempt renders to; removed only if it carries the job's id
+   * (an object of that name made for anything else is left alone), with its gateway Secret.
+   */
+  @Override
+  public void cancelAttempt(BackendJob job) {
+    var at = new Attempt(renderer.kind(job), KubeflowJobRenderer.namespace(job), job.objectName());
+    var live = api.get(at.kind(), at.namespace(), at.name());
+    if (live != null) {
+      var labels = live.getMetadata().getLabels();
+      if (labels == null || !job.jobId().equals(labels.get(KubeflowJobRenderer.JOB_ID_LABEL))) {
+        return;
+      }
+      follower.cancel(at.ref(id()));
+    }
+    api.deleteSecret(at.namespace(), GatewaySecret.name(at.name()));
+  }
+
   @Override
   public LogStream logs(ExternalRef ref, LogQuery query) {
     return logs.logs(ref, query);

@@ -73,6 +73,39 @@ class KubernetesCancelIT extends CrudServerTest {
     assertThat(awaitPhase(ref, BackendPhase.SUCCEEDED).phase()).isEqualTo(BackendPhase.SUCCEEDED);
   }
 
+  @Test
+  void anAttemptIsCancelledFromTheJobAloneWhenItsReferenceWasLost() {
+    var job = job(SPEC);
+    var at = Attempt.of(submit(job));
+    assertThat(operator.get(at)).isNotNull();
+
+    // The gateway was killed before it stored the reference: it has only the attempt.
+    backend.cancelAttempt(job);
+
+    assertThat(operator.get(at)).isNull();
+    backend.cancelAttempt(job); // nothing there: still fine
+  }
+
+  @Test
+  void anObjectOfTheAttemptsNameMadeForAnotherJobIsLeftAlone() {
+    var job = job(SPEC);
+    var at = Attempt.of(submit(job));
+    cluster
+        .client()
+        .genericKubernetesResources("kubeflow.org/v1", "PyTorchJob")
+        .inNamespace(at.namespace())
+        .withName(at.name())
+        .edit(
+            o -> {
+              o.getMetadata().getLabels().put(KubeflowJobRenderer.JOB_ID_LABEL, "someone-else");
+              return o;
+            });
+
+    backend.cancelAttempt(job);
+
+    assertThat(operator.get(at)).isNotNull();
+  }
+
   private boolean notFound(ExternalRef ref) {
     try {
       backend.status(ref);
