@@ -161,6 +161,28 @@ public final class JobStepper {
     }
   }
 
+  /**
+   * Whether a step of {@code job} could write anything now, asked before leasing it for a pushed
+   * event: false only for a submitted or running attempt with no cancel asked whose backend reports
+   * the phase and restarts its row already has (a re-delivered or unrelated event, or one of the
+   * thousands an informer's first list pushes at start). True whenever unsure; never writes.
+   */
+  boolean hasNews(JobRow job) {
+    if ((job.state() != JobState.SUBMITTED && job.state() != JobState.RUNNING)
+        || job.cancelRequested()
+        || backends.find(job.backendId()).isEmpty()) {
+      return true;
+    }
+    try {
+      var status = backend(job).status(storedRef(job));
+      return status.phase() == BackendPhase.REFUSED
+          || target(job.state(), status.phase()) != job.state()
+          || status.restarts() != job.restarts();
+    } catch (RuntimeException e) {
+      return true; // the step itself deals with it
+    }
+  }
+
   private void stepQueued(JobRow job, String owner) {
     if (job.cancelRequested()) {
       writes.write(job, owner, job.withState(JobState.CANCELLED, "cancelled while queued", now()));

@@ -165,6 +165,11 @@ public final class Reconciler implements Managed {
     return owner;
   }
 
+  /** Targeted steps queued in the lanes and not begun: how far behind pushed events are. */
+  public int queuedTargetedSteps() {
+    return stepQueued.size();
+  }
+
   /** Asks for a pass now. */
   public void wakeUp() {
     wake.release();
@@ -220,14 +225,29 @@ public final class Reconciler implements Managed {
       return;
     }
     try {
+      // A lease is a write: first see, without one, whether the event brought anything new.
+      var job = store.find(jobId);
+      if (job.isEmpty()
+          || job.get().state().isTerminal()
+          || heldByAnother(job.get())
+          || !stepper.hasNews(job.get())) {
+        return;
+      }
       var leasedAt = System.nanoTime();
-      store.claimOne(jobId, owner, lease, queue == null).ifPresent(job -> step(job, leasedAt));
+      store.claimOne(jobId, owner, lease, queue == null).ifPresent(j -> step(j, leasedAt));
     } catch (RuntimeException e) {
       // A database outage: the resync pass retries.
       LOG.warn("job {}: targeted step failed; the next pass retries: {}", jobId, e.toString());
     } finally {
       inLane.remove(jobId);
     }
+  }
+
+  private boolean heldByAnother(JobRow job) {
+    return job.leaseOwner() != null
+        && !job.leaseOwner().equals(owner)
+        && job.leaseUntil() != null
+        && job.leaseUntil().isAfter(clock.instant());
   }
 
   @Override

@@ -29,11 +29,14 @@
  *       ({@link io.trainyard.spi.ObjectNames#jobIdOf}); a submission or a cancel has the job
  *       itself. The job id is queued in its backend's lane; when the lane gets to it, it is leased
  *       by id ({@code JobStore.claimOne}: free, lapsed or already ours, fenced as any lease) and
- *       stepped at once. Repeated events for a job whose step is queued and has not begun are one
- *       step (it reads the status when it runs, so it sees them all). A job a pass's batch in the
- *       same lane holds is left to that batch, which steps it later in the same lane. A job another
- *       replica holds is left to it: that replica hears the same event from its own watch. A QUEUED
- *       job wakes a pass instead, so the queue dispatcher keeps its order.
+ *       stepped at once — unless its row, read first without a lease, already has what the backend
+ *       reports (phase and restarts, no cancel asked; {@code JobStepper.hasNews}): an informer's
+ *       first list pushes an event for every object it holds, and a lease is a write. Repeated
+ *       events for a job whose step is queued and has not begun are one step (it reads the status
+ *       when it runs, so it sees them all). A job a pass's batch in the same lane holds is left to
+ *       that batch, which steps it later in the same lane. A job another replica holds is left to
+ *       it: that replica hears the same event from its own watch. A QUEUED job wakes a pass
+ *       instead, so the queue dispatcher keeps its order.
  *   <li><b>Resync pass</b> (the safety net, at least every {@code reconciler.resyncInterval}): the
  *       queue dispatches, then up to {@code batchSize} live jobs whose lease is free, lapsed or
  *       ours are leased, those never leased or let go longest ago first, and stepped. It finds what

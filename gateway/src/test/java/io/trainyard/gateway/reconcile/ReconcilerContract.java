@@ -462,6 +462,31 @@ abstract class ReconcilerContract {
   }
 
   @Test
+  void anEventThatBringsNothingNewLeasesNothing() throws Exception {
+    var job = submit("quiet");
+    var name = ObjectNames.of(job.id(), 1);
+    reconciler("a").passOnce();
+    var passes = new java.util.concurrent.CountDownLatch(1);
+    var r = reconciler("a", 100, NO_PASS_SOON, true).observedBy(passed(passes));
+    r.start();
+    try {
+      assertThat(passes.await(60, TimeUnit.SECONDS)).isTrue();
+      var before = find(job);
+      assertThat(before.state()).isEqualTo(JobState.SUBMITTED);
+      cheap.push(name); // as an informer's first list, or a watch re-delivering, would
+      // The lane runs in order: a job stepped after the event shows the event's turn has passed.
+      var after = submit("after");
+      r.stepSoon(after);
+      awaitState(after, JobState.SUBMITTED);
+      assertThat(find(job).version()).as("no lease write").isEqualTo(before.version());
+      cheap.phase(name, BackendPhase.RUNNING);
+      awaitState(job, JobState.RUNNING);
+    } finally {
+      r.stop();
+    }
+  }
+
+  @Test
   void withTargetedStepsOffAnEventWakesAPass() throws Exception {
     var job = submit("woken");
     var name = ObjectNames.of(job.id(), 1);
