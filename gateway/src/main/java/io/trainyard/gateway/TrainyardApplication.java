@@ -11,7 +11,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.AutoCloseableManager;
 import io.dropwizard.lifecycle.ServerLifecycleListener;
-import io.trainyard.audit.JcloudsBlobSink;
+import io.trainyard.audit.BackgroundBlobSink;
 import io.trainyard.cost.PricingPlugins;
 import io.trainyard.cost.Router;
 import io.trainyard.cost.refresh.RefresherTypes;
@@ -99,12 +99,16 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import org.glassfish.jersey.server.ServerProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway. Everything is wired here, by constructors, from the configuration; see DESIGN.md for
  * the rooms and the data flow.
  */
 public final class TrainyardApplication extends Application<TrainyardConfiguration> {
+  private static final Logger LOG = LoggerFactory.getLogger(TrainyardApplication.class);
+
   private final Clock clock;
 
   public TrainyardApplication() {
@@ -503,7 +507,13 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
   private static LogArchive logArchive(
       TrainyardConfiguration config, Environment environment, LogMetrics metrics) {
     var settings = config.getLogArchive();
-    var sink = JcloudsBlobSink.open(settings.getSink().toBlobSinkConfig(config.dataPath()));
+    // Opened in the background, as the audit export sink is: archiving, its first use, waits.
+    var sink =
+        BackgroundBlobSink.open(
+            settings.getSink().toBlobSinkConfig(config.dataPath()),
+            e ->
+                LOG.error(
+                    "the log archive's sink cannot be opened (tried again at its next use)", e));
     environment.lifecycle().manage(new AutoCloseableManager(sink));
     return new LogArchive(sink, settings.getMaxBytesPerAttempt().toBytes(), metrics);
   }

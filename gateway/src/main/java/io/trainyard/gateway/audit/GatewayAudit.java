@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.lifecycle.Managed;
 import io.trainyard.audit.AuditActions;
 import io.trainyard.audit.AuditExporter;
+import io.trainyard.audit.BackgroundBlobSink;
 import io.trainyard.audit.BlobSink;
 import io.trainyard.audit.DigestPolicy;
-import io.trainyard.audit.JcloudsBlobSink;
 import io.trainyard.audit.Redactor;
 import io.trainyard.gateway.config.AuditConfig;
 import java.nio.file.Path;
@@ -71,7 +71,13 @@ public final class GatewayAudit implements Managed {
     this.jobs = new JobAuditTrail(log, new Redactor(keys.hmac(), Set.of("secretEnv")), clock);
     this.authFailures = new AuthFailureCounts(log, owner, clock);
     var sinkConfig = audit.getSink().toBlobSinkConfig(dataDir);
-    this.sink = JcloudsBlobSink.open(sinkConfig);
+    // Opened in the background: an export, the first use, waits for it; a start does not.
+    this.sink =
+        BackgroundBlobSink.open(
+            sinkConfig,
+            e ->
+                LOG.error(
+                    "audit: the export sink cannot be opened (tried again at its next use)", e));
     var exporter =
         new AuditExporter(
             sink,
