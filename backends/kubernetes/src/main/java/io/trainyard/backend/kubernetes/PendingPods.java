@@ -11,15 +11,16 @@ import java.util.Map;
 
 /**
  * The pods of a cluster that wait for a node: phase {@code Pending} and not bound to a node yet
- * ({@code spec.nodeName} empty; a bound pod only pulls its image). Read once per quote with one
- * {@code list} of pods across namespaces; a refused or failed read makes the figure unknown, never
- * the quote fail. Listing pods in every namespace needs a ClusterRoleBinding the base manifests do
- * not grant (the backend's role is bound per team namespace, and other tenants' pod specs are
- * theirs to show): {@code deploy/examples/pending-pods-rbac.yaml} grants it for clusters that want
- * {@code fastest} to see them. Without it the API server refuses the list; that answer is kept for
- * {@link #FORBIDDEN_FOR}, so quotes do not ask again each time. Each pending pod counts ahead of a
- * placement on the pools its {@code nodeSelector} does not rule out ({@link NodeLabels}): a pod
- * pinned to the spot pool is not ahead of a job on the on-demand pool. Thread-safe.
+ * ({@code spec.nodeName} empty; a bound pod only pulls its image). Read with one {@code list} of
+ * pods across namespaces, which answers the quotes of the next {@link #MAX_AGE}; a refused or
+ * failed read makes the figure unknown, never the quote fail. Listing pods in every namespace needs
+ * a ClusterRoleBinding the base manifests do not grant (the backend's role is bound per team
+ * namespace, and other tenants' pod specs are theirs to show): {@code
+ * deploy/examples/pending-pods-rbac.yaml} grants it for clusters that want {@code fastest} to see
+ * them. Without it the API server refuses the list; that answer is kept for {@link #FORBIDDEN_FOR},
+ * so quotes do not ask again each time. Each pending pod counts ahead of a placement on the pools
+ * its {@code nodeSelector} does not rule out ({@link NodeLabels}): a pod pinned to the spot pool is
+ * not ahead of a job on the on-demand pool. Thread-safe.
  */
 final class PendingPods {
   static final String SOURCE = "Pending pods not yet bound to a node, listed on the cluster";
@@ -70,18 +71,40 @@ final class PendingPods {
   /** How long a refused list is believed before the next quote asks again. */
   static final Duration FORBIDDEN_FOR = Duration.ofMinutes(10);
 
+  /**
+   * How long one list answers quotes: a cluster-wide list per quote would cost every submission a
+   * round trip and the API server a scan of all pods, for a figure that changes as pods start.
+   */
+  static final Duration MAX_AGE = Duration.ofSeconds(2);
+
   private final KubeflowJobApi api;
   private final Clock clock;
   private volatile Instant forbiddenUntil = Instant.MIN;
   private volatile String forbiddenWhy;
+  private Snapshot last; // guarded by this
+  private Instant lastAt = Instant.MIN; // guarded by this
 
   PendingPods(KubeflowJobApi api, Clock clock) {
     this.api = api;
     this.clock = clock;
   }
 
-  Snapshot read() {
-    if (clock.instant().isBefore(forbiddenUntil)) {
+  /**
+   * The pods waiting now, as listed at most {@link #MAX_AGE} ago; concurrent quotes that find the
+   * last list too old wait for one new list rather than each making its own.
+   */
+  synchronized Snapshot read() {
+    var now = clock.instant();
+    if (last != null && now.isBefore(lastAt.plus(MAX_AGE))) {
+      return last;
+    }
+    last = list(now);
+    lastAt = now;
+    return last;
+  }
+
+  private Snapshot list(Instant now) {
+    if (now.isBefore(forbiddenUntil)) {
       return Snapshot.unknown(forbiddenWhy);
     }
     try {

@@ -54,6 +54,7 @@ class PendingPodsIT extends CrudServerTest {
     pod("other-team", "bound", "Pending", "ip-10-0-0-2", Map.of("pool", "a10g"));
 
     servePendingPodsByFieldSelector();
+    clock.advance(PendingPods.MAX_AGE); // the list before is no longer used
     var after = router.route(spec, java.util.List.of(quote(spec)));
     var chosen = after.offers().get(0);
     assertThat(chosen.placement().lines().get(0).pool()).isEqualTo("a10g");
@@ -88,6 +89,30 @@ class PendingPodsIT extends CrudServerTest {
     var later = backend.placements(spec).placements().get(0).waitingAhead();
     assertThat(later.known()).isTrue();
     assertThat(later.count()).isZero();
+  }
+
+  @Test
+  void oneListAnswersTheQuotesOfTheNextTwoSeconds() throws InterruptedException {
+    var spec = TestJobs.spec(GPU_JOB);
+    backend.placements(spec);
+    cluster.drainRequests();
+    for (int i = 0; i < 5; i++) {
+      backend.placements(spec);
+    }
+    assertThat(podLists()).as("within MAX_AGE of the first").isZero();
+
+    pod("other-team", "spot-1", "Pending", null, Map.of("pool", "a10g-spot"));
+    servePendingPodsByFieldSelector();
+    clock.advance(PendingPods.MAX_AGE);
+    var spot = backend.placements(spec).placements().stream().filter(p -> p.spot()).findFirst();
+    assertThat(spot.orElseThrow().waitingAhead().count()).isEqualTo(1);
+    assertThat(podLists()).isEqualTo(1);
+  }
+
+  private long podLists() throws InterruptedException {
+    return cluster.drainRequests().stream()
+        .filter(r -> r.getMethod().equals("GET") && r.getPath().startsWith("/api/v1/pods?"))
+        .count();
   }
 
   /**
