@@ -136,7 +136,6 @@ public final class JobAuditTrail implements JobAudit {
       String replica) {
     var details = JsonNodeFactory.instance.objectNode();
     details.put("attempt", left.attempt());
-    details.put("leftAt", left.leftAt().toString());
     details.put("removed", removed);
     details.put("message", message);
     details.put("replica", replica);

@@ -93,6 +93,19 @@ public final class StaleAttempts {
                 .list());
   }
 
+  /** Puts {@code left} behind the others, as left now: its clean-up failed and is tried later. */
+  public void postpone(Left left) {
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(
+                    "UPDATE stale_attempts SET left_at = :now"
+                        + " WHERE job_id = :job AND attempt = :attempt")
+                .bind("now", JobColumns.utc(clock.instant()))
+                .bind("job", left.jobId())
+                .bind("attempt", left.attempt())
+                .execute());
+  }
+
   /**
    * Forgets {@code left}, with a {@link JobEvent#CLEANUP} event saying {@code message} and its
    * audit event, in one transaction.

@@ -68,13 +68,25 @@ final class LeftAttempts {
       entry.get().backend().cancelAttempt(attempt(job, left.attempt(), left.backendId(), null));
     } catch (BackendException.Unauthenticated e) {
       backends.markUnhealthy(left.backendId(), e.getMessage());
+      store.staleAttempts().postpone(left);
       return;
-    } catch (RuntimeException e) {
+    } catch (BackendException.Retryable e) {
       LOG.info(
-          "job {}: could not clean up {} it left; retrying on the next pass: {}",
+          "job {}: could not clean up {} it left yet; trying again later: {}",
           left.jobId(),
           what,
           LogEscape.of(String.valueOf(e.getMessage())));
+      // Behind the others, so that one that keeps failing does not hold up the rest.
+      store.staleAttempts().postpone(left);
+      return;
+    } catch (RuntimeException e) {
+      // Refused for good (or a fault of ours): asking again would get the same answer.
+      store
+          .staleAttempts()
+          .forget(
+              left, false, what + " was left and could not be cancelled: " + e.getMessage(), owner);
+      LOG.warn(
+          "job {}: gave up cleaning up {} it left", left.jobId(), what, LogEscape.throwable(e));
       return;
     }
     if (store

@@ -78,14 +78,7 @@ abstract class AuditTrailContract extends AuditTrailFixture {
   void aFailoverAndATakeoverByAnotherReplicaAreAudited() {
     var job = submit(replica, newJob("nlp", "failing-over"));
     var leased = claim(job, "replica-a");
-    var moved =
-        leased.toBuilder()
-            .attempt(2)
-            .offerIndex(1)
-            .backendId("eks")
-            .reason("local refused: full")
-            .updatedAt(clock.instant())
-            .build();
+    var moved = failedOverToEks(leased, "local refused: full");
     assertThat(replica.store().update(moved, leased.version(), "replica-a", List.of())).isTrue();
     var again = replica.store().find(job.id()).orElseThrow();
     var running = submitted(again);
@@ -111,14 +104,7 @@ abstract class AuditTrailContract extends AuditTrailFixture {
   void anAttemptLeftByAFailoverIsRecordedAndItsCleanUpAuditedOnce() {
     var job = submit(replica, newJob("nlp", "left-attempt"));
     var leased = claim(job, "replica-a");
-    var moved =
-        leased.toBuilder()
-            .attempt(2)
-            .offerIndex(1)
-            .backendId("eks")
-            .reason("local is unhealthy")
-            .updatedAt(clock.instant())
-            .build();
+    var moved = failedOverToEks(leased, "local is unhealthy");
     assertThat(replica.store().update(moved, leased.version(), "replica-a", List.of())).isTrue();
 
     var left = replica.store().staleAttempts().list(10);
@@ -309,6 +295,17 @@ abstract class AuditTrailContract extends AuditTrailFixture {
         .findFirst()
         .orElseThrow()
         .event();
+  }
+
+  /** {@code leased} moved to its second offer, on eks, as its second attempt. */
+  private JobRow failedOverToEks(JobRow leased, String reason) {
+    return leased.toBuilder()
+        .attempt(2)
+        .offerIndex(1)
+        .backendId("eks")
+        .reason(reason)
+        .updatedAt(clock.instant())
+        .build();
   }
 
   private void renameAuditTable(String from, String to) {

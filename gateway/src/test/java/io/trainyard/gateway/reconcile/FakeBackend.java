@@ -189,8 +189,15 @@ final class FakeBackend implements TrainingBackend {
         phase, phase == BackendPhase.FAILED ? "OOMKilled" : null, 0, started, ended);
   }
 
+  /** When set, cancels throw it (a backend that cannot cancel, for now or for good). */
+  volatile RuntimeException cancelFailure;
+
   @Override
   public void cancel(ExternalRef ref) {
+    var failure = cancelFailure;
+    if (failure != null) {
+      throw failure;
+    }
     cancelled.add(ref.name());
     if (objects.containsKey(ref.name())) {
       phases.put(ref.name(), BackendPhase.STOPPED);

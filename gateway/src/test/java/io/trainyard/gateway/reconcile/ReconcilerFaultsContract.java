@@ -22,6 +22,7 @@ import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.testing.TestDatabase;
+import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendHealth;
 import io.trainyard.spi.BackendPhase;
 import io.trainyard.spi.JobState;
@@ -303,6 +304,31 @@ abstract class ReconcilerFaultsContract {
     r.passOnce();
     assertThat(cheap.phaseOf(a1)).as("the object it made anyway").isEqualTo(BackendPhase.STOPPED);
     assertThat(store.staleAttempts().list(10)).isEmpty();
+  }
+
+  @Test
+  void aCleanUpTheBackendCannotDoNowIsTriedAgainAndOneItRefusesIsGivenUp() {
+    var job = submit("nlp", "hard-to-clean");
+    registry.markUnhealthy("cheap", "probe failed");
+    var r = reconciler(registry);
+    r.passOnce();
+    registry.checkHealth("cheap");
+    cheap.cancelFailure = new BackendException.Retryable("429 Too Many Requests", null);
+    r.passOnce();
+    assertThat(store.staleAttempts().list(10)).as("kept for later").hasSize(1);
+
+    cheap.cancelFailure = new BackendException.Rejected("cancel not allowed", null);
+    r.passOnce();
+    assertThat(store.staleAttempts().list(10)).isEmpty();
+    assertThat(store.events(job.id()))
+        .filteredOn(e -> e.type().equals(JobEvent.CLEANUP))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .isEqualTo(
+                        "attempt 1 on cheap was left and could not be cancelled: cancel not"
+                            + " allowed"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.trainyard.gateway.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainyard.audit.AuditVerifier;
 import io.trainyard.gateway.testing.GatewayClient;
 import io.trainyard.gateway.testing.PostgresServer;
@@ -249,19 +250,23 @@ class CrashRecoveryIT {
   }
 
   private static Map<String, Integer> states(TestDatabase db) {
-    var states = new HashMap<String, Integer>();
+    return intsByKey(db, "SELECT state, count(*) FROM jobs GROUP BY state");
+  }
+
+  /** The rows of {@code sql}, two columns: a string key and an int. */
+  private static Map<String, Integer> intsByKey(TestDatabase db, String sql) {
+    var values = new HashMap<String, Integer>();
     db.jdbi()
         .useHandle(
             h ->
-                h.createQuery("SELECT state, count(*) AS n FROM jobs GROUP BY state")
-                    .map((r, ctx) -> Map.entry(r.getString("state"), r.getInt("n")))
-                    .forEach(e -> states.put(e.getKey(), e.getValue())));
-    return states;
+                h.createQuery(sql)
+                    .map((r, ctx) -> Map.entry(r.getString(1), r.getInt(2)))
+                    .forEach(e -> values.put(e.getKey(), e.getValue())));
+    return values;
   }
 
   /** Each job with more than one object: the objects' names and what its events say. */
-  private static String duplicatesReport(
-      TestDatabase db, List<io.fabric8.kubernetes.api.model.GenericKubernetesResource> objects) {
+  private static String duplicatesReport(TestDatabase db, List<GenericKubernetesResource> objects) {
     var byJob = new HashMap<String, List<String>>();
     for (var o : objects) {
       byJob
@@ -292,14 +297,7 @@ class CrashRecoveryIT {
 
   /** Job id → its current attempt. */
   private static Map<String, Integer> attempts(TestDatabase db) {
-    var attempts = new HashMap<String, Integer>();
-    db.jdbi()
-        .useHandle(
-            h ->
-                h.createQuery("SELECT id, attempt FROM jobs")
-                    .map((r, ctx) -> Map.entry(r.getString("id"), r.getInt("attempt")))
-                    .forEach(e -> attempts.put(e.getKey(), e.getValue())));
-    return attempts;
+    return intsByKey(db, "SELECT id, attempt FROM jobs");
   }
 
   private static int count(TestDatabase db, String sql) {
