@@ -278,6 +278,29 @@ public abstract class TrainingBackendContract {
     }
   }
 
+  @Test
+  void anAttemptIsCancelledFromTheJobAloneAsWhenItsReferenceWasLost() {
+    runs(ContractPoint.CANCEL_IS_IDEMPOTENT);
+    try {
+      var job = newJob();
+      var ref = submit(job);
+
+      // The gateway stored no reference (killed between submit and its write): only the attempt.
+      run("cancelAttempt", () -> backend().cancelAttempt(job));
+
+      awaitGoneOrEnded(ref);
+      run("cancelAttempt", () -> backend().cancelAttempt(job));
+    } finally {
+      cancelSubmitted();
+    }
+  }
+
+  @Test
+  void cancellingAnAttemptNeverSubmittedIsFine() {
+    runs(ContractPoint.CANCEL_IS_IDEMPOTENT);
+    run("cancelAttempt", () -> backend().cancelAttempt(newJob()));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // PLACEMENTS_EXPLAIN_EVERY_REFUSAL
 

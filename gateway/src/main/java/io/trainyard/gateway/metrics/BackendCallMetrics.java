@@ -135,6 +135,16 @@ public final class BackendCallMetrics {
     }
 
     @Override
+    public void cancelAttempt(BackendJob attempt) {
+      timed(
+          "cancel",
+          () -> {
+            delegate.cancelAttempt(attempt);
+            return null;
+          });
+    }
+
+    @Override
     public LogStream logs(ExternalRef ref, LogQuery query) {
       // Opening the stream; reading it runs at the client's pace.
       return timed("logs", () -> delegate.logs(ref, query));

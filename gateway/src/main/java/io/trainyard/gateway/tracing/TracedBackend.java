@@ -92,6 +92,17 @@ public final class TracedBackend implements TrainingBackend {
   }
 
   @Override
+  public void cancelAttempt(BackendJob attempt) {
+    call(
+        "cancel",
+        attempt.jobId(),
+        () -> {
+          backend.cancelAttempt(attempt);
+          return null;
+        });
+  }
+
+  @Override
   public LogStream logs(ExternalRef ref, LogQuery query) {
     return call("logs", null, () -> backend.logs(ref, query));
   }

@@ -87,6 +87,11 @@ final class EksBackend implements TrainingBackend {
   }
 
   @Override
+  public void cancelAttempt(BackendJob attempt) {
+    connected().cancelAttempt(attempt);
+  }
+
+  @Override
   public LogStream logs(ExternalRef ref, LogQuery query) {
     return connected().logs(ref, query);
   }
