@@ -73,6 +73,23 @@ public final class JobGauges {
                 .list());
   }
 
+  /**
+   * Backend id → attempts jobs left there that wait for their clean-up ({@link StaleAttempts});
+   * backends with none are absent.
+   */
+  public Map<String, Long> leftAttempts() {
+    return jdbi.withHandle(
+        h -> {
+          var counts = new TreeMap<String, Long>();
+          h.createQuery(
+                  "SELECT backend_id, COUNT(*) AS attempts FROM stale_attempts"
+                      + " GROUP BY backend_id")
+              .map((rs, ctx) -> Map.entry(rs.getString("backend_id"), rs.getLong("attempts")))
+              .forEach(e -> counts.put(e.getKey(), e.getValue()));
+          return counts;
+        });
+  }
+
   /** The stored specs of {@code ids} (a spec never changes, so callers keep what they read). */
   public Map<String, String> specs(Collection<String> ids) {
     if (ids.isEmpty()) {

@@ -40,8 +40,10 @@ final class DatabaseGauges {
       List<JobGauges.QueuedGroup> queued,
       Map<List<String>, double[]> placed,
       Map<String, MonthlySpend> spend,
+      Map<String, Long> leftAttempts,
       Instant at) {
-    static final Readings NONE = new Readings(List.of(), Map.of(), Map.of(), Instant.EPOCH);
+    static final Readings NONE =
+        new Readings(List.of(), Map.of(), Map.of(), Map.of(), Instant.EPOCH);
   }
 
   private final JobGauges gauges;
@@ -103,6 +105,14 @@ final class DatabaseGauges {
     placed(registry, "trainyard_placed_jobs", "Jobs placed on a backend (SUBMITTED, RUNNING).", 0);
     placed(registry, "trainyard_placed_gpus", "GPUs requested by placed jobs.", 1);
     placed(registry, "trainyard_placed_cpus", "CPUs requested by placed jobs.", 2);
+    gauge(
+            registry,
+            "trainyard_left_attempts",
+            "Attempts jobs left (failed over, queued, failed) that may still have an object on the"
+                + " backend, waiting for the reconciler to cancel them.",
+            "backend")
+        .callback(cb -> current().leftAttempts().forEach((b, n) -> cb.call(n, b)))
+        .register(registry);
     capacity(registry, "trainyard_backend_capacity_gpus", "GPUs the backend can hold.", true);
     capacity(registry, "trainyard_backend_capacity_cpus", "CPUs the backend can hold.", false);
     teamGauge(
@@ -222,7 +232,7 @@ final class DatabaseGauges {
       spend = gauges.spendThisMonth(now);
       spendReadAt = now;
     }
-    return new Readings(queued, placed, spend, now);
+    return new Readings(queued, placed, spend, gauges.leftAttempts(), now);
   }
 
   private double[] resources(String specJson) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The scrape-time reads of the Prometheus gauges; run on H2 and PostgreSQL. */
@@ -77,6 +78,21 @@ abstract class JobGaugesContract extends JobStoreFixture {
     assertThat(spend.get("nlp")).isEqualTo(store.spend("nlp", month));
     assertThat(spend.get("vision")).isEqualTo(store.spend("vision", month));
     assertThat(spend.get("nlp").accruedUsd()).isPositive();
+  }
+
+  @Test
+  void leftAttemptsAreCountedPerBackendUntilForgotten() {
+    assertThat(gauges().leftAttempts()).isEmpty();
+    var job = insert(newJob("nlp", "moving"));
+    var leased = store.claimOne(job.id(), "r", Duration.ofSeconds(30)).orElseThrow();
+    var moved = leased.toBuilder().attempt(2).offerIndex(1).backendId("eks").build();
+    assertThat(store.update(moved, leased.version(), "r", List.of())).isTrue();
+
+    assertThat(gauges().leftAttempts()).containsExactly(Map.entry("local", 1L));
+
+    var left = store.staleAttempts().list(10).get(0);
+    assertThat(store.staleAttempts().forget(left, true, "cancelled", "r")).isTrue();
+    assertThat(gauges().leftAttempts()).isEmpty();
   }
 
   private JobRow queued(String team, String name, String backend) {
