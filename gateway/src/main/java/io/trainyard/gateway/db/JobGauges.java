@@ -79,15 +79,10 @@ public final class JobGauges {
    */
   public Map<String, Long> leftAttempts() {
     return jdbi.withHandle(
-        h -> {
-          var counts = new TreeMap<String, Long>();
-          h.createQuery(
-                  "SELECT backend_id, COUNT(*) AS attempts FROM stale_attempts"
-                      + " GROUP BY backend_id")
-              .map((rs, ctx) -> Map.entry(rs.getString("backend_id"), rs.getLong("attempts")))
-              .forEach(e -> counts.put(e.getKey(), e.getValue()));
-          return counts;
-        });
+        h ->
+            WaitingJobs.countsByBackend(
+                h.createQuery(
+                    "SELECT backend_id, COUNT(*) FROM stale_attempts GROUP BY backend_id")));
   }
 
   /** The stored specs of {@code ids} (a spec never changes, so callers keep what they read). */

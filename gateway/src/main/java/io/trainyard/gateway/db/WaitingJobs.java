@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * The gateway's own knowledge of what waits on each backend: jobs it has placed there that have not
@@ -26,15 +27,20 @@ public final class WaitingJobs {
   /** Backend id → how many of this gateway's jobs wait there; backends with none are absent. */
   public Map<String, Long> byBackend() {
     return jdbi.withHandle(
-        h -> {
-          var counts = new TreeMap<String, Long>();
-          h.createQuery(
-                  "SELECT backend_id, COUNT(*) AS jobs FROM jobs"
-                      + " WHERE state IN (<states>) AND backend_id IS NOT NULL GROUP BY backend_id")
-              .bindList("states", NOT_STARTED)
-              .map((rs, ctx) -> Map.entry(rs.getString("backend_id"), rs.getLong("jobs")))
-              .forEach(e -> counts.put(e.getKey(), e.getValue()));
-          return counts;
-        });
+        h ->
+            countsByBackend(
+                h.createQuery(
+                        "SELECT backend_id, COUNT(*) FROM jobs WHERE state IN (<states>)"
+                            + " AND backend_id IS NOT NULL GROUP BY backend_id")
+                    .bindList("states", NOT_STARTED)));
+  }
+
+  /** A grouped count's rows (backend id, count) as a sorted map. */
+  static Map<String, Long> countsByBackend(Query query) {
+    var counts = new TreeMap<String, Long>();
+    query
+        .map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
+        .forEach(e -> counts.put(e.getKey(), e.getValue()));
+    return counts;
   }
 }
