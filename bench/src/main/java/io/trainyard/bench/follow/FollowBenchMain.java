@@ -15,6 +15,7 @@ import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobIds;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.reconcile.JobStepper;
@@ -480,6 +481,15 @@ public final class FollowBenchMain {
 
     @Override
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
+
+    @Override
+    public void attemptCleanedUp(
+        Handle h,
+        JobRow job,
+        StaleAttempts.Left left,
+        boolean removed,
+        String message,
+        String replica) {}
   }
 
   /** Warnings only: the mock server and the informers log every request otherwise. */

@@ -59,6 +59,17 @@ public final class JobAlgorithms implements JobAudit {
     delegate.adopted(h, job, previousReplica, replica);
   }
 
+  @Override
+  public void attemptCleanedUp(
+      Handle h,
+      JobRow job,
+      StaleAttempts.Left left,
+      boolean removed,
+      String message,
+      String replica) {
+    delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+  }
+
   /** A registered algorithm's version, as a job runs it. */
   record Reference(String name, int version) {}
 

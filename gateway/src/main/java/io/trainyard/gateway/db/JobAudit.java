@@ -28,6 +28,15 @@ public interface JobAudit {
 
         @Override
         public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
+
+        @Override
+        public void attemptCleanedUp(
+            Handle h,
+            JobRow job,
+            StaleAttempts.Left left,
+            boolean removed,
+            String message,
+            String replica) {}
       };
 
   /** A job was stored (PENDING on its offer, or QUEUED). */
@@ -49,11 +58,11 @@ public interface JobAudit {
    * {@code replica} cancelled an attempt the job had left on its backend ({@code removed}), or gave
    * it up ({@link StaleAttempts}); {@code message} says which and why.
    */
-  default void attemptCleanedUp(
+  void attemptCleanedUp(
       Handle h,
       JobRow job,
       StaleAttempts.Left left,
       boolean removed,
       String message,
-      String replica) {}
+      String replica);
 }

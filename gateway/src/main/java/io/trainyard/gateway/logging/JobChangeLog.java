@@ -3,6 +3,7 @@ package io.trainyard.gateway.logging;
 import io.trainyard.audit.AuditActor;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.StaleAttempts;
 import java.util.Map;
 import java.util.Objects;
 import org.jdbi.v3.core.Handle;
@@ -74,6 +75,17 @@ public final class JobChangeLog {
         delegate.adopted(h, job, previousReplica, replica);
         h.afterCommit(
             () -> log(job, "job {}: followed by {} after {}", job.id(), replica, previousReplica));
+      }
+
+      @Override
+      public void attemptCleanedUp(
+          Handle h,
+          JobRow job,
+          StaleAttempts.Left left,
+          boolean removed,
+          String message,
+          String replica) {
+        delegate.attemptCleanedUp(h, job, left, removed, message, replica);
       }
     };
   }

@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.snapshots.Unit;
 import io.trainyard.audit.AuditActor;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.StaleAttempts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -114,6 +115,17 @@ public final class JobMetrics {
       @Override
       public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
         delegate.adopted(h, job, previousReplica, replica);
+      }
+
+      @Override
+      public void attemptCleanedUp(
+          Handle h,
+          JobRow job,
+          StaleAttempts.Left left,
+          boolean removed,
+          String message,
+          String replica) {
+        delegate.attemptCleanedUp(h, job, left, removed, message, replica);
       }
     };
   }

@@ -3,6 +3,7 @@ package io.trainyard.gateway.queue;
 import io.trainyard.audit.AuditActor;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.jobs.StoredJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.spi.JobState;
@@ -65,5 +66,16 @@ public final class QueueFacts implements JobAudit {
   @Override
   public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
     delegate.adopted(h, job, previousReplica, replica);
+  }
+
+  @Override
+  public void attemptCleanedUp(
+      Handle h,
+      JobRow job,
+      StaleAttempts.Left left,
+      boolean removed,
+      String message,
+      String replica) {
+    delegate.attemptCleanedUp(h, job, left, removed, message, replica);
   }
 }

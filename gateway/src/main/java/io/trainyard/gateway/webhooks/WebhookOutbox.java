@@ -3,6 +3,7 @@ package io.trainyard.gateway.webhooks;
 import io.trainyard.audit.AuditActor;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.spi.JobState;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
@@ -64,6 +65,17 @@ public final class WebhookOutbox implements JobAudit {
   @Override
   public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
     delegate.adopted(h, job, previousReplica, replica);
+  }
+
+  @Override
+  public void attemptCleanedUp(
+      Handle h,
+      JobRow job,
+      StaleAttempts.Left left,
+      boolean removed,
+      String message,
+      String replica) {
+    delegate.attemptCleanedUp(h, job, left, removed, message, replica);
   }
 
   private void emit(Handle h, JobState from, JobRow job) {

@@ -367,6 +367,17 @@ abstract class GroupCommitContract extends JobStoreFixture {
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
       delegate.adopted(h, job, previousReplica, replica);
     }
+
+    @Override
+    public void attemptCleanedUp(
+        Handle h,
+        JobRow job,
+        StaleAttempts.Left left,
+        boolean removed,
+        String message,
+        String replica) {
+      delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+    }
   }
 
   /** An audit that cannot write submissions until it is back, as a broken audit table. */
@@ -391,5 +402,14 @@ abstract class GroupCommitContract extends JobStoreFixture {
 
     @Override
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
+
+    @Override
+    public void attemptCleanedUp(
+        Handle h,
+        JobRow job,
+        StaleAttempts.Left left,
+        boolean removed,
+        String message,
+        String replica) {}
   }
 }

@@ -11,6 +11,7 @@ import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobIds;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.testing.H2Extension;
 import io.trainyard.gateway.testing.TestDatabase;
 import io.trainyard.spi.JobState;
@@ -107,5 +108,14 @@ class JobMetricsH2Test {
 
     @Override
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
+
+    @Override
+    public void attemptCleanedUp(
+        Handle h,
+        JobRow job,
+        StaleAttempts.Left left,
+        boolean removed,
+        String message,
+        String replica) {}
   }
 }

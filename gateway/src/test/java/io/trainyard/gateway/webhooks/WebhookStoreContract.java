@@ -16,6 +16,7 @@ import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobIds;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
+import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.testing.TestDatabase;
 import io.trainyard.spi.JobState;
@@ -176,6 +177,15 @@ abstract class WebhookStoreContract {
 
               @Override
               public void adopted(Handle h, JobRow job, String previous, String replica) {}
+
+              @Override
+              public void attemptCleanedUp(
+                  Handle h,
+                  JobRow job,
+                  StaleAttempts.Left left,
+                  boolean removed,
+                  String message,
+                  String replica) {}
             });
     var job = newJob("nlp", "bert");
     assertThatThrownBy(() -> failing.insert(job, submittedEvent(job), null))
