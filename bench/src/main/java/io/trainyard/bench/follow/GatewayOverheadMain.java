@@ -231,16 +231,7 @@ public final class GatewayOverheadMain {
   }
 
   private static String writeConfig(Path dir, String serverUrl) throws Exception {
-    var kubeconfig =
-        """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: crud, cluster: {server: "%s"}}]
-        users: [{name: gateway, user: {token: not-checked}}]
-        contexts: [{name: crud, context: {cluster: crud, user: gateway}}]
-        current-context: crud
-        """
-            .formatted(serverUrl);
+    var kubeconfig = CrudApiServer.kubeconfig(serverUrl);
     // The gateway's defaults but the port, the teams and the backend (resync 2 s, lease 30 s).
     var yaml =
         """

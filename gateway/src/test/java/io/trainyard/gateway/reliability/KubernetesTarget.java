@@ -24,17 +24,7 @@ final class KubernetesTarget implements AutoCloseable {
     var kubeconfig = dir.resolve(id + ".kubeconfig");
     try {
       Files.createDirectories(dir);
-      Files.writeString(
-          kubeconfig,
-          """
-          apiVersion: v1
-          kind: Config
-          clusters: [{name: crud, cluster: {server: "%s"}}]
-          users: [{name: gateway, user: {token: not-checked}}]
-          contexts: [{name: crud, context: {cluster: crud, user: gateway}}]
-          current-context: crud
-          """
-              .formatted(url));
+      Files.writeString(kubeconfig, CrudApiServer.kubeconfig(url));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -355,16 +355,7 @@ class AlgorithmsGatewayIT {
   }
 
   private static String config() {
-    var kubeconfig =
-        """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: crud, cluster: {server: "%s"}}]
-        users: [{name: gateway, user: {token: not-checked}}]
-        contexts: [{name: crud, context: {cluster: crud, user: gateway}}]
-        current-context: crud
-        """
-            .formatted(CLUSTER.url());
+    var kubeconfig = CLUSTER.kubeconfig();
     try {
       Files.writeString(DIR.resolve("kubeconfig"), kubeconfig);
     } catch (IOException e) {

@@ -332,16 +332,7 @@ class TracingGatewayIT {
   }
 
   private static String writeConfig() {
-    var kubeconfig =
-        """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: crud, cluster: {server: "%s"}}]
-        users: [{name: gateway, user: {token: not-checked}}]
-        contexts: [{name: crud, context: {cluster: crud, user: gateway}}]
-        current-context: crud
-        """
-            .formatted(CLUSTER.url());
+    var kubeconfig = CLUSTER.kubeconfig();
     var yaml =
         """
         dataDir: %s

@@ -137,6 +137,27 @@ public final class CrudApiServer implements AutoCloseable {
     return server.url("/");
   }
 
+  /** A kubeconfig for this server, as a gateway's {@code kubeconfig:} setting reads one. */
+  public String kubeconfig() {
+    return kubeconfig(url());
+  }
+
+  /**
+   * A kubeconfig for the API server at {@code serverUrl} (this one's, or a proxy's in front of it);
+   * the server checks no token.
+   */
+  public static String kubeconfig(String serverUrl) {
+    return """
+        apiVersion: v1
+        kind: Config
+        clusters: [{name: crud, cluster: {server: "%s"}}]
+        users: [{name: gateway, user: {token: not-checked}}]
+        contexts: [{name: crud, context: {cluster: crud, user: gateway}}]
+        current-context: crud
+        """
+        .formatted(serverUrl);
+  }
+
   /** Requests served so far, of any client. */
   public int requestCount() {
     return server.getRequestCount();
