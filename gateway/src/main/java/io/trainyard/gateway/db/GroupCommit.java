@@ -38,7 +38,8 @@ import org.slf4j.MDC;
  *
  * <p>Every caller is answered only after the commit returned: if the commit (or the transaction)
  * fails, every caller of the batch gets that failure and nothing of the batch is stored, so audit
- * stays fail-closed. A deadlock or serialization failure (two replicas' committers) retries the
+ * stays fail-closed. What an item registers to run after the commit ({@link AfterCommit}) runs only
+ * if the item was kept. A deadlock or serialization failure (two replicas' committers) retries the
  * whole batch. Thread-safe.
  */
 public final class GroupCommit {
@@ -280,7 +281,7 @@ public final class GroupCommit {
       Object outcome;
       try {
         MDC.setContextMap(q.context());
-        outcome = q.item().tryInsert(h, now, true);
+        outcome = AfterCommit.holdingHooks(h, () -> q.item().tryInsert(h, now, true));
         h.releaseSavepoint(SAVEPOINT);
       } catch (RuntimeException e) {
         h.rollbackToSavepoint(SAVEPOINT);

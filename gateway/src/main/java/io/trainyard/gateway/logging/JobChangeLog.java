@@ -1,6 +1,7 @@
 package io.trainyard.gateway.logging;
 
 import io.trainyard.audit.AuditActor;
+import io.trainyard.gateway.db.AfterCommit;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.StaleAttempts;
@@ -29,7 +30,8 @@ public final class JobChangeLog {
       public void submitted(Handle h, JobRow stored, AuditActor actor) {
         delegate.submitted(h, stored, actor);
         // Committed on a group commit's thread, maybe: the line keeps the request's context.
-        h.afterCommit(
+        AfterCommit.run(
+            h,
             inThisContext(
                 () ->
                     log(
@@ -49,7 +51,8 @@ public final class JobChangeLog {
       public void changed(Handle h, JobRow before, JobRow after, String replica) {
         delegate.changed(h, before, after, replica);
         if (before.state() != after.state() || before.attempt() != after.attempt()) {
-          h.afterCommit(
+          AfterCommit.run(
+              h,
               () ->
                   log(
                       after,
@@ -65,7 +68,8 @@ public final class JobChangeLog {
       @Override
       public void cancelRequested(Handle h, JobRow job, AuditActor actor) {
         delegate.cancelRequested(h, job, actor);
-        h.afterCommit(
+        AfterCommit.run(
+            h,
             inThisContext(
                 () -> log(job, "job {}: cancel requested by {}", job.id(), actor.username())));
       }
@@ -73,7 +77,8 @@ public final class JobChangeLog {
       @Override
       public void adopted(Handle h, JobRow job, String previousReplica, String replica) {
         delegate.adopted(h, job, previousReplica, replica);
-        h.afterCommit(
+        AfterCommit.run(
+            h,
             () -> log(job, "job {}: followed by {} after {}", job.id(), replica, previousReplica));
       }
 

@@ -5,6 +5,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import io.trainyard.audit.AuditActor;
+import io.trainyard.gateway.db.AfterCommit;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.StaleAttempts;
@@ -92,19 +93,19 @@ public final class JobMetrics {
       @Override
       public void submitted(Handle h, JobRow stored, AuditActor actor) {
         delegate.submitted(h, stored, actor);
-        h.afterCommit(() -> submitted.labelValues(stored.team(), backend(stored)).inc());
+        AfterCommit.run(h, () -> submitted.labelValues(stored.team(), backend(stored)).inc());
       }
 
       @Override
       public void refused(Handle h, JobRow attempted, AuditActor actor, String reason) {
         delegate.refused(h, attempted, actor, reason);
-        h.afterCommit(() -> refused.labelValues(attempted.team()).inc());
+        AfterCommit.run(h, () -> refused.labelValues(attempted.team()).inc());
       }
 
       @Override
       public void changed(Handle h, JobRow before, JobRow after, String replica) {
         delegate.changed(h, before, after, replica);
-        h.afterCommit(() -> observeChange(before, after));
+        AfterCommit.run(h, () -> observeChange(before, after));
       }
 
       @Override

@@ -1,6 +1,7 @@
 package io.trainyard.gateway.webhooks;
 
 import io.trainyard.audit.AuditActor;
+import io.trainyard.gateway.db.AfterCommit;
 import io.trainyard.gateway.db.JobAudit;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.StaleAttempts;
@@ -110,6 +111,6 @@ public final class WebhookOutbox implements JobAudit {
               null));
     }
     store.enqueue(h, deliveries);
-    h.afterCommit(afterCommit);
+    AfterCommit.run(h, afterCommit);
   }
 }

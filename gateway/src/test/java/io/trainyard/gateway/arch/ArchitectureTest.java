@@ -223,4 +223,19 @@ class ArchitectureTest {
             .as("kubeflow depends only on spi and Jackson"))
         .check(CLASSES);
   }
+
+  /**
+   * Work after a commit goes through {@code AfterCommit}: Jdbi's own hook would also run for a
+   * group commit's item rolled back to its savepoint.
+   */
+  @org.junit.jupiter.api.Test
+  void afterCommitHooksGoThroughAfterCommit() {
+    (noClasses()
+            .that()
+            .doNotHaveFullyQualifiedName("io.trainyard.gateway.db.AfterCommit")
+            .should()
+            .callMethod(org.jdbi.v3.core.Handle.class, "afterCommit", Runnable.class)
+            .as("only AfterCommit registers Jdbi after-commit hooks"))
+        .check(CLASSES);
+  }
 }

@@ -186,6 +186,38 @@ abstract class GroupCommitContract extends JobStoreFixture {
   }
 
   @Test
+  void whatARolledBackItemRegisteredForAfterTheCommitNeverRuns() throws Exception {
+    // As the gateway's decorators do: a metric or log line registered after the audit events, then
+    // a later part of the same item failing (the queue facts' write, say) rolls it back.
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH, AuditChainHead.BATCHES);
+    var log = new AuditLog(db.jdbi(), new AuditChainHead(), true);
+    var trail = new JobAuditTrail(log, new Redactor(new SecretHmac(new byte[32]), Set.of()), clock);
+    var committed = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+    var counting =
+        new FailsAfterAppending(trail, Set.of()) {
+          @Override
+          public void submitted(Handle h, JobRow stored, AuditActor actor) {
+            super.submitted(h, stored, actor);
+            AfterCommit.run(h, () -> committed.add(stored.name()));
+          }
+        };
+    var failsAfterCounting = new FailsAfterAppending(counting, Set.of("second", "fourth"));
+    var batched = new JobStore(db.jdbi(), clock, failsAfterCounting, JobAdmission.NONE, gc);
+    var inserts = new ArrayList<Callable<InsertResult>>();
+    for (var name : List.of("first", "second", "third", "fourth", "fifth")) {
+      var job = newJob("ops", name);
+      inserts.add(() -> batched.insert(job, submitted(job), null));
+    }
+
+    var outcomes = oneBatchOutcomes(gc, inserts);
+
+    assertThat(outcomes.get(1)).isInstanceOf(ExecutionException.class);
+    assertThat(outcomes.get(3)).isInstanceOf(ExecutionException.class);
+    assertThat(committed).containsExactly("first", "third", "fifth");
+    assertThat(liveIds("ops")).hasSize(3);
+  }
+
+  @Test
   void twoCommittersLockingTheSameTeamsInOppositeOrdersBothComplete() throws Exception {
     // Two replicas: stores with committers and connections of their own on one database.
     var other = Jdbi.create(db.url(), db.user(), "");
@@ -331,7 +363,7 @@ abstract class GroupCommitContract extends JobStoreFixture {
   }
 
   /** Appends an item's events, then fails for the jobs named: a later part of the item failing. */
-  private static final class FailsAfterAppending implements JobAudit {
+  private static class FailsAfterAppending implements JobAudit {
     private final JobAudit delegate;
     private final Set<String> names;
 
