@@ -7,7 +7,8 @@
 # sets readOnlyRootFilesystem.
 # The class-data-sharing archive (/opt/trainyard/trainyard.jsa) is built here, by one training start
 # of the jar with this image's JDK (an archive is only valid for the JVM build and the jar path that
-# wrote it), as gateway/src/cds/train-archive.sh does at package time; JAVA_TOOL_OPTIONS names it.
+# wrote it), with the script the build uses at package time (gateway/src/cds/train-archive.sh: a
+# start, a few requests, a stop); JAVA_TOOL_OPTIONS names it.
 # A JVM that cannot map it warns once and starts without it.
 FROM eclipse-temurin:17-jre-noble
 
@@ -26,20 +27,11 @@ RUN groupadd --system --gid 10001 trainyard \
  && chown trainyard:trainyard /var/lib/trainyard
 
 COPY --chown=root:root --chmod=0444 gateway/target/trainyard.jar /opt/trainyard/trainyard.jar
+COPY --chown=root:root --chmod=0555 gateway/src/cds/train-archive.sh /opt/trainyard/train-archive.sh
 
-RUN mkdir /tmp/cds-training && cd /tmp/cds-training \
- && { java -XX:ArchiveClassesAtExit=/opt/trainyard/trainyard.jsa -Xlog:cds=off -Xlog:cds+dynamic=off \
-        '-Ddw.server.applicationConnectors[0].port=0' '-Ddw.server.adminConnectors[0].port=0' \
-        -jar /opt/trainyard/trainyard.jar server > gateway.log 2>&1 & } \
- && pid=$! && tries=0 \
- && until grep -q 'Started oejs.Server' gateway.log; do \
-      if ! kill -0 "$pid" || [ "$tries" -ge 1500 ]; then cat gateway.log; exit 1; fi; \
-      tries=$((tries + 1)); sleep 0.2; \
-    done \
- && kill -TERM "$pid" && wait "$pid" \
- && test -s /opt/trainyard/trainyard.jsa \
+RUN /opt/trainyard/train-archive.sh java /opt/trainyard/trainyard.jar /opt/trainyard/trainyard.jsa /tmp/cds-training \
  && chmod 0444 /opt/trainyard/trainyard.jsa \
- && cd / && rm -rf /tmp/cds-training
+ && rm -rf /tmp/cds-training
 
 USER 10001:10001
 WORKDIR /var/lib/trainyard

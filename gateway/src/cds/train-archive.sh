@@ -2,7 +2,9 @@
 # Builds the gateway's class-data-sharing archive (AppCDS, JDK 17's -XX:ArchiveClassesAtExit) from
 # one training start: `java -jar trainyard.jar server` with no configuration file in an empty
 # directory (so it also loads what a first start needs: Liquibase, the dev issuer's key), stopped
-# with SIGTERM once it serves; the JVM writes the archive as it exits. Run by Maven in the package
+# with SIGTERM once it has served a few requests (so the classes of Jetty's, Jersey's and the auth
+# filter's request path are in the archive too, not only the start's); the JVM writes the archive
+# as it exits. Run by Maven in the package
 # phase (gateway/pom.xml, skip with -Dcds.skip); the image builds its own (gateway.Dockerfile).
 # A JVM given an archive it cannot map (another JDK build, a rebuilt jar) warns and starts without.
 # Usage: train-archive.sh JAVA JAR ARCHIVE WORKDIR
@@ -30,6 +32,26 @@ until grep -q 'Started oejs.Server' "$log" 2>/dev/null; do
   fi
   sleep 0.2
 done
+# get PORT PATH: one request over bash's /dev/tcp (no curl needed, as in the image), answer read
+# and dropped; a failed request only leaves its classes out of the archive.
+get() {
+  { exec 3<>"/dev/tcp/127.0.0.1/$1" \
+      && printf 'GET %s HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nConnection: close\r\n\r\n' "$2" >&3 \
+      && cat <&3 >/dev/null; exec 3<&-; } 2>/dev/null || true
+}
+port() { sed -n "s/.*Started $1@.*{127\.0\.0\.1:\([0-9]*\)}.*/\1/p" "$log" | head -1; }
+app=$(port application) admin=$(port admin)
+if [[ -n "$app" && -n "$admin" ]]; then
+  for _ in 1 2 3; do
+    get "$admin" /healthcheck
+    get "$admin" /ping
+    get "$app" /v1/jobs            # refused: no token (the auth filter, the error mapper)
+    get "$app" /v1/backends
+    get "$app" /dev-idp/jwks.json
+    get "$app" /openapi.json
+    get "$app" /
+  done
+fi
 kill -TERM "$pid"
 wait "$pid" || true
 if [[ ! -s "$archive" ]]; then

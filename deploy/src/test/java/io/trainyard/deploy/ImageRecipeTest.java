@@ -36,7 +36,11 @@ class ImageRecipeTest {
         .contains("org.opencontainers.image.version=\"${VERSION}\"")
         .contains("org.opencontainers.image.revision=\"${REVISION}\"");
     assertThat(lines).contains("ARG VERSION", "ARG REVISION");
-    assertThat(only(lines, "COPY")).endsWith(jar + " /opt/trainyard/" + Path.of(jar).getFileName());
+    assertThat(lines)
+        .filteredOn(l -> l.startsWith("COPY "))
+        .first()
+        .asString()
+        .endsWith(jar + " /opt/trainyard/" + Path.of(jar).getFileName());
     // The jar the COPY names is the one the module's shade plugin writes.
     assertThat(Files.readString(DEPLOY.resolve(pom)))
         .contains("<finalName>" + finalName + "</finalName>");
@@ -70,10 +74,17 @@ class ImageRecipeTest {
   void theGatewayStartsWithTheClassArchiveTheImageBuilt() throws IOException {
     var lines = instructions(DEPLOY.resolve("image/gateway.Dockerfile"));
     var archive = "/opt/trainyard/trainyard.jsa";
-    // Built in the image, for its JDK and the jar's path there, before USER (root owns it).
+    // Built in the image, for its JDK and the jar's path there, before USER (root owns it), by the
+    // script the build uses, copied in.
+    var script = "/opt/trainyard/train-archive.sh";
+    assertThat(lines)
+        .filteredOn(l -> l.startsWith("COPY "))
+        .anyMatch(l -> l.endsWith("gateway/src/cds/train-archive.sh " + script));
     assertThat(lines)
         .filteredOn(l -> l.startsWith("RUN "))
-        .anyMatch(l -> l.contains("-XX:ArchiveClassesAtExit=" + archive));
+        .anyMatch(l -> l.contains(script + " java /opt/trainyard/trainyard.jar " + archive + " "));
+    assertThat(Files.readString(DEPLOY.resolve("../gateway/src/cds/train-archive.sh")))
+        .contains("-XX:ArchiveClassesAtExit=\"$archive\"");
     assertThat(only(lines, "ENV")).contains("-XX:SharedArchiveFile=" + archive);
     // The Deployment's JAVA_TOOL_OPTIONS replaces the image's: it must name the archive too.
     assertThat(Files.readString(DEPLOY.resolve("base/deployment.yaml")))
