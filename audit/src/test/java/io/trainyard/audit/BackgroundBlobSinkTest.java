@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,7 +40,8 @@ class BackgroundBlobSinkTest {
               return JcloudsBlobSink.open(TRANSIENT);
             },
             failures::add,
-            "transient:exports");
+            "transient:exports",
+            Duration.ZERO);
     try (sink) {
       assertThatThrownBy(() -> sink.list(""))
           .isInstanceOf(AuditException.class)
@@ -61,7 +63,8 @@ class BackgroundBlobSinkTest {
               throw new IllegalStateException("no such provider");
             },
             failures::add,
-            "nowhere:exports")) {
+            "nowhere:exports",
+            Duration.ZERO)) {
       assertThatThrownBy(() -> sink.exists("x"))
           .isInstanceOfSatisfying(
               AuditException.class,
@@ -71,6 +74,36 @@ class BackgroundBlobSinkTest {
       assertThat(failures)
           .isNotEmpty()
           .allSatisfy(e -> assertThat(e.code()).isEqualTo(AuditErrorCode.SINK_UNAVAILABLE));
+    }
+  }
+
+  @Test
+  void aSinkNotUsedOpensOnceItsDelayHasPassedAndAUseDoesNotWaitForTheDelay() throws Exception {
+    var opened = new java.util.concurrent.CountDownLatch(2);
+    var soon =
+        BackgroundBlobSink.open(
+            () -> {
+              opened.countDown();
+              return JcloudsBlobSink.open(TRANSIENT);
+            },
+            e -> {},
+            "transient:soon",
+            Duration.ofMillis(1));
+    var late =
+        BackgroundBlobSink.open(
+            () -> {
+              opened.countDown();
+              return JcloudsBlobSink.open(TRANSIENT);
+            },
+            e -> {},
+            "transient:late",
+            Duration.ofHours(1));
+    try (soon;
+        late) {
+      // The hour-long delay would hold this test for an hour: the use opens it now.
+      assertThat(late.list("")).isEmpty();
+      // And the other opened with nobody using it.
+      assertThat(opened.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     }
   }
 

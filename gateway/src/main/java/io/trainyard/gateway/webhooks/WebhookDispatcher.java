@@ -57,7 +57,7 @@ public final class WebhookDispatcher implements Managed {
   private final ReceiverPolicy policy;
   private final RetrySchedule retries;
   private final Settings settings;
-  private final HttpClient http;
+  private HttpClient http; // guarded by this: made at the first delivery
   private final AtomicBoolean wakeQueued = new AtomicBoolean();
   private ScheduledExecutorService loop;
   private ExecutorService senders;
@@ -73,14 +73,24 @@ public final class WebhookDispatcher implements Managed {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.retries = Objects.requireNonNull(retries, "retries");
     this.settings = Objects.requireNonNull(settings, "settings");
-    // No proxy (it would reach what the address checks refuse), no redirects, HTTP/1.1 for the
-    // plainest receivers.
-    this.http =
-        HttpClient.newBuilder()
-            .connectTimeout(settings.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
+  }
+
+  /**
+   * The client, made at the first delivery: most gateways have no webhook, and making one (its
+   * selector thread, the default TLS context and its trust store) showed in profiles of the start.
+   */
+  private synchronized HttpClient http() {
+    if (http == null) {
+      // No proxy (it would reach what the address checks refuse), no redirects, HTTP/1.1 for the
+      // plainest receivers.
+      http =
+          HttpClient.newBuilder()
+              .connectTimeout(settings.connectTimeout())
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .version(HttpClient.Version.HTTP_1_1)
+              .build();
+    }
+    return http;
   }
 
   @Override
@@ -241,7 +251,7 @@ public final class WebhookDispatcher implements Managed {
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     // Only the status matters; the body is not read, so a receiver cannot hold the sender.
-    var response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    var response = http().send(request, HttpResponse.BodyHandlers.ofInputStream());
     response.body().close();
     return response.statusCode();
   }
