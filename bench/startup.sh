@@ -8,7 +8,8 @@
 # with the load average (1 min) before the first and after the last run.
 # Usage: bench/startup.sh [ROUNDS]   (from the repository root, after `mvn -B -DskipTests package`)
 # Env: BASELINE_JAR, another build's jar (e.g. of the commit before a change) timed as a third
-#      side, "baseline", without an archive;
+#      side, "baseline", without an archive unless BASELINE_ARCHIVE names one (built for that jar at
+#      that path: gateway/src/cds/train-archive.sh java JAR ARCHIVE WORKDIR);
 #      MODES, the sides to time (default all of baseline, plain, cds that apply; the check in
 #      `mvn verify`, StartupBenchIT, times only cds);
 #      APP_PORT, ADMIN_PORT (default 8080, 8081; given to the gateway as -Ddw.server... overrides,
@@ -35,6 +36,7 @@ start() {
   local dir=$1 mode=$2 opts=() begin pid ms cpu run_jar=$jar
   [ "$mode" = cds ] && opts+=("-XX:SharedArchiveFile=$archive")
   [ "$mode" = baseline ] && run_jar=$BASELINE_JAR
+  [ "$mode" = baseline ] && [ -n "${BASELINE_ARCHIVE:-}" ] && opts+=("-XX:SharedArchiveFile=$BASELINE_ARCHIVE")
   # shellcheck disable=SC2206
   opts+=(${JAVA_OPTS:-})
   begin=$(date +%s%N)
