@@ -88,8 +88,12 @@ public final class KubeflowDocuments {
           throw refused(
               "", "expands to more than " + MAX_TOKENS + " YAML nodes through its aliases");
         }
-        // Again here, where every token is read as the tree will see it (aliases replayed).
-        scalar(parser, token, path(parser.getParsingContext()));
+        // Again here, where every token is read as the tree will see it (aliases replayed); the
+        // path is spelled only for a token refused.
+        var problem = scalarProblem(parser, token);
+        if (problem != null) {
+          throw refusedAt(path(parser.getParsingContext()), problem);
+        }
         buffer.copyCurrentEvent(parser);
       }
       return REPLAYING.readTree(buffer.asParser());
@@ -229,7 +233,10 @@ public final class KubeflowDocuments {
       return;
     }
     var token = parser.currentToken();
-    scalar(parser, token, path);
+    var problem = scalarProblem(parser, token);
+    if (problem != null) {
+      throw refusedAt(path, problem);
+    }
     var anchor = token.isStructStart() ? parser.getObjectId() : null;
     if (anchor != null) {
       anchors.open.push(anchor.toString());
@@ -269,17 +276,18 @@ public final class KubeflowDocuments {
     }
   }
 
-  /** Refuses a number or string token that no field could use; see the class comment. */
-  private static void scalar(JsonParser parser, JsonToken token, String path) throws IOException {
-    String problem = null;
+  /** Why no field could use this number or string token (see the class comment), or null. */
+  private static String scalarProblem(JsonParser parser, JsonToken token) throws IOException {
     if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
-      problem = InputLimits.numberProblem(parser.getText());
+      return InputLimits.numberProblem(parser.getText());
     } else if (token == JsonToken.VALUE_STRING) {
-      problem = InputLimits.textProblem(parser.getText(), true);
+      return InputLimits.textProblem(parser.getText(), true);
     }
-    if (problem != null) {
-      throw refused(path.isEmpty() ? "(document)" : path, problem);
-    }
+    return null;
+  }
+
+  private static KubeflowConversionException refusedAt(String path, String problem) {
+    return refused(path.isEmpty() ? "(document)" : path, problem);
   }
 
   private static KubeflowConversionException refused(String field, String message) {
