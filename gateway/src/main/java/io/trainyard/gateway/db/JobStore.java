@@ -60,6 +60,7 @@ public final class JobStore {
   private final JobAudit audit;
   private final JobAdmission admission;
   private final GroupCommit groupCommit;
+  private final WaitingJobs waiting;
   private final StaleAttempts staleAttempts;
 
   /** A store that audits nothing: for tests of the job tables alone. */
@@ -98,6 +99,7 @@ public final class JobStore {
     this.audit = Objects.requireNonNull(audit, "audit");
     this.admission = Objects.requireNonNull(admission, "admission");
     this.staleAttempts = new StaleAttempts(jdbi, audit, clock);
+    this.waiting = new WaitingJobs(jdbi, clock);
   }
 
   /** The attempts jobs have left that may have left objects behind, for the reconciler. */
@@ -137,9 +139,12 @@ public final class JobStore {
       TeamLedger.ensureTeam(jdbi, job.team(), now());
     }
     var insertion = new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission);
-    return groupCommit != null
-        ? groupCommit.insert(insertion, this::now)
-        : insertion.run(this::now);
+    var result =
+        groupCommit != null ? groupCommit.insert(insertion, this::now) : insertion.run(this::now);
+    if (result instanceof InsertResult.Created) {
+      waiting.changed(); // committed
+    }
+    return result;
   }
 
   /** Audits a submission that was refused before anything could be stored (no offer). */
@@ -407,7 +412,7 @@ public final class JobStore {
 
   /** Backend id → this gateway's jobs placed there and not started yet ({@link WaitingJobs}). */
   public Map<String, Long> waitingByBackend() {
-    return new WaitingJobs(jdbi).byBackend();
+    return waiting.byBackend();
   }
 
   /** The team's spend in {@code month} (UTC), as budgets count it. */
@@ -452,6 +457,10 @@ public final class JobStore {
     insertEvents(h, events);
     StaleAttempts.recordIfLeft(h, stored.get(), next, now);
     audit.changed(h, stored.get(), next, owner);
+    if (stored.get().state() != next.state()
+        || !Objects.equals(stored.get().backendId(), next.backendId())) {
+      AfterCommit.run(h, waiting::changed);
+    }
     return true;
   }
 

@@ -1,31 +1,70 @@
 package io.trainyard.gateway.db;
 
 import io.trainyard.spi.JobState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
 /**
  * The gateway's own knowledge of what waits on each backend: jobs it has placed there that have not
  * started ({@link #NOT_STARTED}: routed and not yet accepted, or accepted and not running). One
- * grouped query, read per quote. Plain SQL that H2 and PostgreSQL read alike. Thread-safe.
+ * grouped query, which every route (each quote, each submission) needs: its answer is kept until
+ * this replica writes a job's state ({@link #changed}, after the commit) or for {@link #MAX_AGE}
+ * (what other replicas wrote shows within that). Plain SQL that H2 and PostgreSQL read alike.
+ * Thread-safe.
  */
 public final class WaitingJobs {
   /** Placed on a backend and not running yet. */
   public static final List<String> NOT_STARTED =
       List.of(JobState.PENDING.name(), JobState.SUBMITTED.name());
 
-  private final Jdbi jdbi;
+  /** How long counts are reused while this replica wrote no job's state. */
+  public static final Duration MAX_AGE = Duration.ofSeconds(1);
 
-  public WaitingJobs(Jdbi jdbi) {
+  private final Jdbi jdbi;
+  private final Clock clock;
+  private final AtomicLong writes = new AtomicLong();
+  private volatile Counts last;
+
+  /** Counts read when {@link #writes} stood at {@code writes}. */
+  private record Counts(long writes, Instant readAt, Map<String, Long> byBackend) {}
+
+  public WaitingJobs(Jdbi jdbi, Clock clock) {
     this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** A job's state or backend was written and committed: the next read asks the database. */
+  void changed() {
+    writes.incrementAndGet();
   }
 
   /** Backend id → how many of this gateway's jobs wait there; backends with none are absent. */
   public Map<String, Long> byBackend() {
+    // Read before the query: a write committed while it runs makes the next call read again.
+    var seen = writes.get();
+    var now = clock.instant();
+    var kept = last;
+    if (kept != null
+        && kept.writes() == seen
+        && !now.isBefore(kept.readAt())
+        && now.isBefore(kept.readAt().plus(MAX_AGE))) {
+      return kept.byBackend();
+    }
+    var read = Collections.unmodifiableMap(read());
+    last = new Counts(seen, now, read);
+    return read;
+  }
+
+  private Map<String, Long> read() {
     return jdbi.withHandle(
         h ->
             countsByBackend(

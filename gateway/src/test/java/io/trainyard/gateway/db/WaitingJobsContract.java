@@ -24,12 +24,48 @@ abstract class WaitingJobsContract extends JobStoreFixture {
             .estimatedUsd(null)
             .build());
 
-    assertThat(new WaitingJobs(db.jdbi()).byBackend())
+    assertThat(new WaitingJobs(db.jdbi(), clock).byBackend())
         .containsExactlyInAnyOrderEntriesOf(Map.of("local", 2L, "k8s", 1L));
   }
 
   @Test
+  void countsAreReadAgainAfterThisReplicasWritesAndWithinMaxAgeOfAnothers() {
+    var ours = new JobStore(db.jdbi(), clock);
+    var another = new JobStore(db.jdbi(), clock);
+    var first = newJob("nlp", "first");
+    ours.insert(first, submitted(first), null);
+    assertThat(ours.waitingByBackend()).isEqualTo(Map.of("local", 1L));
+
+    // This replica's own insert shows at once.
+    var second = newJob("nlp", "second");
+    ours.insert(second, submitted(second), null);
+    assertThat(ours.waitingByBackend()).isEqualTo(Map.of("local", 2L));
+
+    // Another replica's shows once the counts are MAX_AGE old.
+    var theirs = newJob("nlp", "theirs");
+    another.insert(theirs, submitted(theirs), null);
+    assertThat(ours.waitingByBackend()).isEqualTo(Map.of("local", 2L));
+    clock.set(T0.plus(WaitingJobs.MAX_AGE));
+    assertThat(ours.waitingByBackend()).isEqualTo(Map.of("local", 3L));
+
+    // A job this replica ends stops waiting at once.
+    var leased =
+        ours.claim("test", java.time.Duration.ofMinutes(1), 100).stream()
+            .filter(r -> r.id().equals(first.id()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(
+            ours.update(
+                leased.withState(JobState.FAILED, "test", clock.instant()),
+                leased.version(),
+                "test",
+                java.util.List.of()))
+        .isTrue();
+    assertThat(ours.waitingByBackend()).isEqualTo(Map.of("local", 2L));
+  }
+
+  @Test
   void noJobsNoEntries() {
-    assertThat(new WaitingJobs(db.jdbi()).byBackend()).isEmpty();
+    assertThat(new WaitingJobs(db.jdbi(), clock).byBackend()).isEmpty();
   }
 }
