@@ -63,11 +63,77 @@ public final class KubeflowDocuments {
       checkJsonScalars(body);
       return json;
     }
+    return mayUseAnchors(body) ? readInTwoPasses(body) : readOnce(body);
+  }
+
+  /** The plain pass, then the replaying one: what a body that may hold anchors needs. */
+  static JsonNode readInTwoPasses(byte[] body) {
     checkStructure(body);
     try {
       return replayBounded(body);
     } catch (JsonProcessingException e) {
       throw refused("", "is not valid YAML or JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Whether the body may hold an anchor, an alias or a merge key: any {@code &}, {@code *} or
+   * {@code <<} byte, wherever it stands (in a quoted string too). Only such a body needs the plain
+   * pass that sees where aliases stand before the replaying one.
+   */
+  private static boolean mayUseAnchors(byte[] body) {
+    for (int i = 0; i < body.length; i++) {
+      var b = body[i];
+      if (b == '&' || b == '*' || (b == '<' && i + 1 < body.length && body[i + 1] == '<')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A body without anchors read in one YAML pass: its tokens are checked as scalars and buffered,
+   * then the buffer is walked for the structure checks and read into the tree, the same checks and
+   * the same tree as the two passes give, without scanning the YAML twice.
+   */
+  private static JsonNode readOnce(byte[] body) {
+    try (var parser = PLAIN.createParser(body);
+        var buffer = new TokenBuffer(parser)) {
+      var tokens = 0;
+      JsonToken token;
+      while ((token = parser.nextToken()) != null) {
+        if (++tokens > MAX_TOKENS) {
+          throw refused("", "holds more than " + MAX_TOKENS + " YAML nodes");
+        }
+        var problem = scalarProblem(parser, token);
+        if (problem != null) {
+          throw refusedAt(path(parser.getParsingContext()), problem);
+        }
+        buffer.copyCurrentEvent(parser);
+      }
+      try (var tokensRead = buffer.asParser()) {
+        if (tokensRead.nextToken() == null) {
+          throw refused("", "is empty: send one kubeflow.org/v1 job document");
+        }
+        walk(tokensRead, "", new Anchors());
+        var next = tokensRead.nextToken();
+        // A trailing "---" opens an empty document, which YAML reads as null: harmless.
+        if (next == JsonToken.VALUE_NULL) {
+          next = tokensRead.nextToken();
+        }
+        if (next != null) {
+          throw refused(
+              "", "holds more than one YAML document (separated by ---); send one job per request");
+        }
+      }
+      return REPLAYING.readTree(buffer.asParser());
+    } catch (JsonProcessingException e) {
+      throw unrenderedTemplate(body)
+          .orElseGet(() -> refused("", "is not valid YAML or JSON: " + e.getOriginalMessage()));
+    } catch (NumberFormatException e) {
+      throw refused("", "holds a number that cannot be read: " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -110,7 +176,8 @@ public final class KubeflowDocuments {
       if (c.inArray()) {
         parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
       } else if (c.getCurrentName() != null) {
-        parts.push("." + c.getCurrentName());
+        // As NodeReader.at names fields: an empty key as "".
+        parts.push("." + (c.getCurrentName().isEmpty() ? "\"\"" : c.getCurrentName()));
       }
     }
     var path = String.join("", parts);
