@@ -54,16 +54,42 @@ final class SageMakerPlacements {
       return new Proposals(List.of(), List.of(rejection(whyNothingFits(need))));
     }
     var spot = spec.effectivePlacement().effectiveSpot();
+    var job = new JobFacts(spec, need);
     var placements = new ArrayList<Placement>();
     for (var shape : fitting) {
       if (spot != SpotPolicy.REQUIRED) {
-        placements.add(placement(spec, shape, false, need));
+        placements.add(placement(job, shape, false));
       }
       if (spot != SpotPolicy.NEVER) {
-        placements.add(placement(spec, shape, true, need));
+        placements.add(placement(job, shape, true));
       }
     }
     return new Proposals(placements, List.of());
+  }
+
+  /**
+   * What every placement of one proposal says of the job, worked out once per proposal rather than
+   * once per instance type and spot choice: the roles, those smaller than the largest, the notes
+   * that do not depend on the type.
+   */
+  private record JobFacts(
+      JobSpec spec, List<String> roles, List<String> smaller, List<String> notes) {
+    JobFacts(JobSpec spec, Need need) {
+      this(spec, spec.roleSpecs(), need);
+    }
+
+    private JobFacts(JobSpec spec, List<RoleSpec> roleSpecs, Need need) {
+      this(
+          spec,
+          roleSpecs.stream().map(RoleSpec::name).toList(),
+          roleSpecs.size() > 1
+              ? roleSpecs.stream()
+                  .filter(r -> r.resources().gpuCount() < need.gpus())
+                  .map(RoleSpec::name)
+                  .toList()
+              : List.of(),
+          jobNotes(spec, roleSpecs));
+    }
   }
 
   /** Why the spec cannot run here whatever the type; checked again at submit. */
@@ -71,11 +97,11 @@ final class SageMakerPlacements {
     return checks.reasonsAgainst(spec);
   }
 
-  private Placement placement(JobSpec spec, InstanceShape shape, boolean spot, Need need) {
-    var roles = spec.roleSpecs().stream().map(RoleSpec::name).toList();
+  private Placement placement(JobFacts job, InstanceShape shape, boolean spot) {
+    var spec = job.spec();
     var line =
         new PlacementLine(
-            roles, shape.instanceType(), spec.totalReplicas(), shape.gpuType(), shape.gpus());
+            job.roles(), shape.instanceType(), spec.totalReplicas(), shape.gpuType(), shape.gpus());
     return new Placement(
         config.id(),
         PROVIDER,
@@ -86,29 +112,35 @@ final class SageMakerPlacements {
         null,
         null,
         null,
-        notes(spec, shape, spot, need),
+        notes(job, shape, spot),
         WaitingAhead.unknown(
             "SageMaker's API tells no queue ahead of a new training job: CreateTrainingJob"
                 + " starts it or refuses it for capacity (ResourceLimitExceeded)"),
         SageMakerStorage.hasInstanceStore(shape.instanceType()) ? null : config.volumeSizeGb());
   }
 
-  private List<String> notes(JobSpec spec, InstanceShape shape, boolean spot, Need need) {
+  private List<String> notes(JobFacts job, InstanceShape shape, boolean spot) {
     var notes = new ArrayList<String>();
-    var smaller =
-        spec.roleSpecs().stream()
-            .filter(r -> r.resources().gpuCount() < need.gpus())
-            .map(RoleSpec::name)
-            .toList();
-    if (!smaller.isEmpty() && spec.roleSpecs().size() > 1) {
+    if (!job.smaller().isEmpty()) {
       notes.add(
-          String.join(", ", smaller)
+          String.join(", ", job.smaller())
               + " also run on "
               + shape.instanceType()
               + ": a SageMaker job uses one instance type for every replica");
     }
+    notes.addAll(job.notes());
+    if (spot && job.spec().checkpoint() == null) {
+      notes.add("managed spot without spec.checkpoint restarts from scratch when interrupted");
+    }
+    notes.add(SageMakerStorage.note(shape.instanceType(), config.volumeSizeGb()));
+    return notes;
+  }
+
+  /** The notes of every placement of {@code spec}, whatever its instance type. */
+  private static List<String> jobNotes(JobSpec spec, List<RoleSpec> roleSpecs) {
+    var notes = new ArrayList<String>();
     var secretNames = new LinkedHashSet<String>();
-    spec.roleSpecs().forEach(r -> secretNames.addAll(r.secretEnv().keySet()));
+    roleSpecs.forEach(r -> secretNames.addAll(r.secretEnv().keySet()));
     if (!secretNames.isEmpty()) {
       notes.add(
           "secretEnv reaches the container as the Secrets Manager ARN in <NAME>_SECRET_ARN ("
@@ -127,11 +159,7 @@ final class SageMakerPlacements {
     }
     // Trainyard's own tags: job id, attempt, spec hash, team, owner, name.
     notes.addAll(SageMakerUserTags.of(spec, 6).leftOut());
-    if (spot && spec.checkpoint() == null) {
-      notes.add("managed spot without spec.checkpoint restarts from scratch when interrupted");
-    }
-    notes.add(SageMakerStorage.note(shape.instanceType(), config.volumeSizeGb()));
-    return notes;
+    return List.copyOf(notes);
   }
 
   private List<InstanceShape> fitting(Need need) {
