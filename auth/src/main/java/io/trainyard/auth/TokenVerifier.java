@@ -6,6 +6,10 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.crypto.factories.DefaultJWSVerifierFactory;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKMatcher;
+import com.nimbusds.jose.jwk.JWKSelector;
+import com.nimbusds.jose.jwk.KeyConverter;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -27,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -60,7 +65,18 @@ public final class TokenVerifier {
   private static final Set<String> ALLOWED_HEADER_TYPES =
       Set.of("jwt", "at+jwt", "application/jwt", "application/at+jwt");
 
+  /** Converted keys kept for at most this many published keys (a few per rotation). */
+  private static final int MAX_CONVERTED_KEYS = 64;
+
+  private final JWKSource<SecurityContext> keys;
   private final JWSVerificationKeySelector<SecurityContext> keySelector;
+
+  /**
+   * The issuer's published keys as Java keys: converting them again on every request was most of
+   * what a remembered token's checks cost.
+   */
+  private final Map<JWK, List<Key>> javaKeys = new ConcurrentHashMap<>();
+
   private final DefaultJWSVerifierFactory verifierFactory = new DefaultJWSVerifierFactory();
   private final String issuer;
   private final String audience;
@@ -71,6 +87,7 @@ public final class TokenVerifier {
   private final VerifiedTokens verified;
 
   private TokenVerifier(Builder builder) {
+    this.keys = builder.keys;
     this.keySelector = new JWSVerificationKeySelector<>(ALLOWED_ALGORITHMS, builder.keys);
     this.issuer = builder.issuer;
     this.audience = builder.audience;
@@ -147,13 +164,38 @@ public final class TokenVerifier {
   /** Whether the issuer still publishes the key that verified a remembered token. */
   private boolean stillPublished(VerifiedTokens.Entry entry) {
     try {
-      return keySelector.selectJWSKeys(entry.header(), null).contains(entry.key());
+      // The keys the selector would pick for the token's header (its kid and algorithm), compared
+      // as Java keys converted once per published key.
+      var matcher = JWKMatcher.forJWSHeader(entry.header());
+      if (matcher == null) {
+        return false;
+      }
+      var published = keys.get(new JWKSelector(matcher), null);
+      for (var jwk : published) {
+        if (javaKeysOf(jwk).contains(entry.key())) {
+          return true;
+        }
+      }
+      return false;
     } catch (KeySourceException e) {
       throw new TokenRejectedException(
           AuthErrorCode.KEY_SOURCE_UNAVAILABLE,
           "cannot get the issuer's keys: " + e.getMessage(),
           e);
     }
+  }
+
+  private List<Key> javaKeysOf(JWK jwk) {
+    var known = javaKeys.get(jwk);
+    if (known != null) {
+      return known;
+    }
+    if (javaKeys.size() >= MAX_CONVERTED_KEYS) {
+      javaKeys.clear(); // keys rotated many times over: keep only those in use from now on
+    }
+    var converted = List.copyOf(KeyConverter.toJavaKeys(List.of(jwk)));
+    javaKeys.put(jwk, converted);
+    return converted;
   }
 
   private static SignedJWT parseSigned(String token) {
