@@ -155,6 +155,27 @@ class TrainJobReaderTest {
   }
 
   @Test
+  void aNodePatchWhoseContainersAreNotAListStaysAPatch() {
+    // Found by SpecReaderFuzzTest (-Dfuzz.seed=-2049171476671973221): deciding whether such a
+    // patch fits the pod template threw, and the gateway answered 500.
+    var listed =
+        "        containers:\n"
+            + "          - name: node\n"
+            + "            volumeMounts:\n"
+            + "              - {name: shm, mountPath: /dev/shm}\n";
+    var mapped = "        containers: {node: {volumeMounts: [{name: shm, mountPath: /dev/shm}]}}\n";
+    assertThat(WITH_PATCHES).contains(listed);
+    var body = WITH_PATCHES.replace(listed, mapped);
+
+    var k = reader.read(yaml(body)).job().spec().kubernetes();
+
+    assertThat(tree(k.trainJob().get("podTemplateOverrides")).toString())
+        .contains("\"containers\":{\"node\"");
+    // Not folded into the pod template, as a patch that fits would be.
+    assertThat(tree(k.podTemplate()).toString()).doesNotContain("serviceAccountName");
+  }
+
+  @Test
   void aNodePatchIsThePodTemplateAndTheRestStaysForATrainerCluster() {
     var job = reader.read(yaml(WITH_PATCHES)).job();
     assertThat(new JobSpecValidator().validate(job)).isEmpty();
