@@ -80,24 +80,8 @@ class BackgroundBlobSinkTest {
   @Test
   void aSinkNotUsedOpensOnceItsDelayHasPassedAndAUseDoesNotWaitForTheDelay() throws Exception {
     var opened = new java.util.concurrent.CountDownLatch(2);
-    var soon =
-        BackgroundBlobSink.open(
-            () -> {
-              opened.countDown();
-              return JcloudsBlobSink.open(TRANSIENT);
-            },
-            e -> {},
-            "transient:soon",
-            Duration.ofMillis(1));
-    var late =
-        BackgroundBlobSink.open(
-            () -> {
-              opened.countDown();
-              return JcloudsBlobSink.open(TRANSIENT);
-            },
-            e -> {},
-            "transient:late",
-            Duration.ofHours(1));
+    var soon = countingOpens(opened, "transient:soon", Duration.ofMillis(1));
+    var late = countingOpens(opened, "transient:late", Duration.ofHours(1));
     try (soon;
         late) {
       // The hour-long delay would hold this test for an hour: the use opens it now.
@@ -105,6 +89,18 @@ class BackgroundBlobSinkTest {
       // And the other opened with nobody using it.
       assertThat(opened.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     }
+  }
+
+  private static BackgroundBlobSink countingOpens(
+      java.util.concurrent.CountDownLatch opened, String description, Duration after) {
+    return BackgroundBlobSink.open(
+        () -> {
+          opened.countDown();
+          return JcloudsBlobSink.open(TRANSIENT);
+        },
+        e -> {},
+        description,
+        after);
   }
 
   @Test

@@ -101,37 +101,13 @@ public final class KubeflowDocuments {
   private static JsonNode readOnce(byte[] body) {
     try (var parser = PLAIN.createParser(body);
         var buffer = new TokenBuffer(parser)) {
-      var tokens = 0;
-      JsonToken token;
-      while ((token = parser.nextToken()) != null) {
-        if (++tokens > MAX_TOKENS) {
-          throw refused("", "holds more than " + MAX_TOKENS + " YAML nodes");
-        }
-        var problem = scalarProblem(parser, token);
-        if (problem != null) {
-          throw refusedAt(path(parser.getParsingContext()), problem);
-        }
-        buffer.copyCurrentEvent(parser);
-      }
-      try (var tokensRead = buffer.asParser()) {
-        if (tokensRead.nextToken() == null) {
-          throw refused("", "is empty: send one kubeflow.org/v1 job document");
-        }
-        walk(tokensRead, "", new Anchors());
-        var next = tokensRead.nextToken();
-        // A trailing "---" opens an empty document, which YAML reads as null: harmless.
-        if (next == JsonToken.VALUE_NULL) {
-          next = tokensRead.nextToken();
-        }
-        if (next != null) {
-          throw refused(
-              "", "holds more than one YAML document (separated by ---); send one job per request");
-        }
+      copyChecked(parser, buffer, "holds more than " + MAX_TOKENS + " YAML nodes");
+      try (var tokens = buffer.asParser()) {
+        checkOneDocument(tokens);
       }
       return REPLAYING.readTree(buffer.asParser());
     } catch (JsonProcessingException e) {
-      throw unrenderedTemplate(body)
-          .orElseGet(() -> refused("", "is not valid YAML or JSON: " + e.getOriginalMessage()));
+      throw notYaml(body, e);
     } catch (NumberFormatException e) {
       throw refused("", "holds a number that cannot be read: " + e.getMessage());
     } catch (IOException e) {
@@ -147,21 +123,10 @@ public final class KubeflowDocuments {
   private static JsonNode replayBounded(byte[] body) throws IOException {
     try (var parser = REPLAYING.createParser(body);
         var buffer = new TokenBuffer(parser)) {
-      var tokens = 0;
-      JsonToken token;
-      while ((token = parser.nextToken()) != null) {
-        if (++tokens > MAX_TOKENS) {
-          throw refused(
-              "", "expands to more than " + MAX_TOKENS + " YAML nodes through its aliases");
-        }
-        // Again here, where every token is read as the tree will see it (aliases replayed); the
-        // path is spelled only for a token refused.
-        var problem = scalarProblem(parser, token);
-        if (problem != null) {
-          throw refusedAt(path(parser.getParsingContext()), problem);
-        }
-        buffer.copyCurrentEvent(parser);
-      }
+      // The scalars again here, where every token is read as the tree will see it (aliases
+      // replayed).
+      copyChecked(
+          parser, buffer, "expands to more than " + MAX_TOKENS + " YAML nodes through its aliases");
       return REPLAYING.readTree(buffer.asParser());
     } catch (NumberFormatException e) {
       // A scalar the parser typed as a number but cannot convert; never a server error.
@@ -228,25 +193,55 @@ public final class KubeflowDocuments {
   /** The first pass: structure only, on the plain parser, which still shows where aliases stand. */
   private static void checkStructure(byte[] body) {
     try (var parser = PLAIN.createParser(body)) {
-      if (parser.nextToken() == null) {
-        throw refused("", "is empty: send one kubeflow.org/v1 job document");
-      }
-      walk(parser, "", new Anchors());
-      var next = parser.nextToken();
-      // A trailing "---" opens an empty document, which YAML reads as null: harmless.
-      if (next == JsonToken.VALUE_NULL) {
-        next = parser.nextToken();
-      }
-      if (next != null) {
-        throw refused(
-            "", "holds more than one YAML document (separated by ---); send one job per request");
-      }
+      checkOneDocument(parser);
     } catch (JsonProcessingException e) {
-      throw unrenderedTemplate(body)
-          .orElseGet(() -> refused("", "is not valid YAML or JSON: " + e.getOriginalMessage()));
+      throw notYaml(body, e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Copies every token of {@code parser} into {@code buffer}, refusing first a scalar no field
+   * could use (before anything converts it: a copied number is parsed) and a body of more than
+   * {@link #MAX_TOKENS} tokens; the field path is spelled only for a token refused.
+   */
+  private static void copyChecked(JsonParser parser, TokenBuffer buffer, String tooMany)
+      throws IOException {
+    var tokens = 0;
+    JsonToken token;
+    while ((token = parser.nextToken()) != null) {
+      if (++tokens > MAX_TOKENS) {
+        throw refused("", tooMany);
+      }
+      var problem = scalarProblem(parser, token);
+      if (problem != null) {
+        throw refusedAt(path(parser.getParsingContext()), problem);
+      }
+      buffer.copyCurrentEvent(parser);
+    }
+  }
+
+  /** The structure checks ({@link #walk}) of a body that must hold one document, from its start. */
+  private static void checkOneDocument(JsonParser parser) throws IOException {
+    if (parser.nextToken() == null) {
+      throw refused("", "is empty: send one kubeflow.org/v1 job document");
+    }
+    walk(parser, "", new Anchors());
+    var next = parser.nextToken();
+    // A trailing "---" opens an empty document, which YAML reads as null: harmless.
+    if (next == JsonToken.VALUE_NULL) {
+      next = parser.nextToken();
+    }
+    if (next != null) {
+      throw refused(
+          "", "holds more than one YAML document (separated by ---); send one job per request");
+    }
+  }
+
+  private static KubeflowConversionException notYaml(byte[] body, JsonProcessingException e) {
+    return unrenderedTemplate(body)
+        .orElseGet(() -> refused("", "is not valid YAML or JSON: " + e.getOriginalMessage()));
   }
 
   /**
