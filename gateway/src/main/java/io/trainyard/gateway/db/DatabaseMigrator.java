@@ -51,14 +51,18 @@ public final class DatabaseMigrator {
 
   /**
    * Liquibase 4.30+ reports usage to liquibase.com unless told not to; a gateway must not phone out
-   * on start. Its console output goes to the log instead of stdout.
+   * on start. Its console output goes to the log instead of stdout. In a holder of its own, so that
+   * a start on a current schema does not initialise Liquibase's configuration (its arguments' class
+   * initialisers scan for services) only to build this.
    */
-  private static final Map<String, Object> QUIET =
-      Map.of(
-          AnalyticsArgs.ENABLED.getKey(), false,
-          Scope.Attr.ui.name(), new LoggerUIService(),
-          Scope.Attr.resourceAccessor.name(),
-              new ClassLoaderResourceAccessor(DatabaseMigrator.class.getClassLoader()));
+  private static final class Quiet {
+    static final Map<String, Object> SCOPE =
+        Map.of(
+            AnalyticsArgs.ENABLED.getKey(), false,
+            Scope.Attr.ui.name(), new LoggerUIService(),
+            Scope.Attr.resourceAccessor.name(),
+                new ClassLoaderResourceAccessor(DatabaseMigrator.class.getClassLoader()));
+  }
 
   /** What a start found: a schema already current (no Liquibase), or one Liquibase updated. */
   public enum Outcome {
@@ -282,7 +286,7 @@ public final class DatabaseMigrator {
         DatabaseFactory.getInstance()
             .findCorrectDatabaseImplementation(new JdbcConnection(connection));
     Scope.child(
-        QUIET,
+        Quiet.SCOPE,
         () ->
             new CommandScope(UpdateCommandStep.COMMAND_NAME)
                 .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
