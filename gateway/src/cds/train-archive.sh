@@ -4,8 +4,9 @@
 # directory (so it also loads what a first start needs: Liquibase, the dev issuer's key), stopped
 # with SIGTERM once it has served a few requests (so the classes of Jetty's, Jersey's and the auth
 # filter's request path are in the archive too, not only the start's); the JVM writes the archive
-# as it exits. Run by Maven in the package
-# phase (gateway/pom.xml, skip with -Dcds.skip); the image builds its own (gateway.Dockerfile).
+# as it exits. Run by Maven in the package phase (gateway/pom.xml, skip with -Dcds.skip) and by the
+# image's build (gateway.Dockerfile), each for its own JDK and jar path. On failure the training
+# start's last log lines go to stderr (in an image build its directory is gone afterwards).
 # A JVM given an archive it cannot map (another JDK build, a rebuilt jar) warns and starts without.
 # Usage: train-archive.sh JAVA JAR ARCHIVE WORKDIR
 set -euo pipefail
@@ -23,11 +24,13 @@ deadline=$((started + 300))
 until grep -q 'Started oejs.Server' "$log" 2>/dev/null; do
   if ! kill -0 "$pid" 2>/dev/null; then
     echo "cds: the training start failed; see $log" >&2
+    tail -n 40 "$log" >&2
     exit 1
   fi
   if (( $(date +%s) > deadline )); then
     kill "$pid" 2>/dev/null || true
     echo "cds: the training start did not serve within 300 s; see $log" >&2
+    tail -n 40 "$log" >&2
     exit 1
   fi
   sleep 0.2
@@ -56,6 +59,7 @@ kill -TERM "$pid"
 wait "$pid" || true
 if [[ ! -s "$archive" ]]; then
   echo "cds: no archive written; see $log" >&2
+  tail -n 40 "$log" >&2
   exit 1
 fi
 echo "cds: wrote $archive ($(( $(stat -c %s "$archive") / 1048576 )) MiB) in $(( $(date +%s) - started )) s"
