@@ -483,13 +483,7 @@ public final class FollowBenchMain {
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
 
     @Override
-    public void attemptCleanedUp(
-        Handle h,
-        JobRow job,
-        StaleAttempts.Left left,
-        boolean removed,
-        String message,
-        String replica) {}
+    public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {}
   }
 
   /** Warnings only: the mock server and the informers log every request otherwise. */

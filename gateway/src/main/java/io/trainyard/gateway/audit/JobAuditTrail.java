@@ -127,18 +127,13 @@ public final class JobAuditTrail implements JobAudit {
   }
 
   @Override
-  public void attemptCleanedUp(
-      Handle h,
-      JobRow job,
-      StaleAttempts.Left left,
-      boolean removed,
-      String message,
-      String replica) {
+  public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {
+    var left = cleanup.left();
     var details = JsonNodeFactory.instance.objectNode();
     details.put("attempt", left.attempt());
-    details.put("removed", removed);
-    details.put("message", message);
-    details.put("replica", replica);
+    details.put("removed", cleanup.removed());
+    details.put("message", cleanup.message());
+    details.put("replica", cleanup.replica());
     log.append(
         h,
         List.of(
@@ -149,7 +144,7 @@ public final class JobAuditTrail implements JobAudit {
                     "job/" + job.id())
                 .team(job.team())
                 .backend(left.backendId())
-                .outcome(removed ? Outcome.SUCCESS : Outcome.FAILURE)
+                .outcome(cleanup.removed() ? Outcome.SUCCESS : Outcome.FAILURE)
                 .details(details)
                 .build()));
   }

@@ -60,14 +60,8 @@ public final class JobAlgorithms implements JobAudit {
   }
 
   @Override
-  public void attemptCleanedUp(
-      Handle h,
-      JobRow job,
-      StaleAttempts.Left left,
-      boolean removed,
-      String message,
-      String replica) {
-    delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+  public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {
+    delegate.attemptCleanedUp(h, job, cleanup);
   }
 
   /** A registered algorithm's version, as a job runs it. */

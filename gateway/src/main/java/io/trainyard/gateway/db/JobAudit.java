@@ -30,13 +30,7 @@ public interface JobAudit {
         public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
 
         @Override
-        public void attemptCleanedUp(
-            Handle h,
-            JobRow job,
-            StaleAttempts.Left left,
-            boolean removed,
-            String message,
-            String replica) {}
+        public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {}
       };
 
   /** A job was stored (PENDING on its offer, or QUEUED). */
@@ -55,14 +49,7 @@ public interface JobAudit {
   void adopted(Handle h, JobRow job, String previousReplica, String replica);
 
   /**
-   * {@code replica} cancelled an attempt the job had left on its backend ({@code removed}), or gave
-   * it up ({@link StaleAttempts}); {@code message} says which and why.
+   * An attempt the job had left on its backend was cancelled or given up ({@link StaleAttempts}).
    */
-  void attemptCleanedUp(
-      Handle h,
-      JobRow job,
-      StaleAttempts.Left left,
-      boolean removed,
-      String message,
-      String replica);
+  void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup);
 }

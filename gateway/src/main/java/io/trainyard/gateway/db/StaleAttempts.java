@@ -26,6 +26,12 @@ public final class StaleAttempts {
   /** An attempt a job left on {@code backendId} at {@code leftAt}. */
   public record Left(String jobId, int attempt, String backendId, Instant leftAt) {}
 
+  /**
+   * {@code replica} cancelled {@code left} on its backend ({@code removed}), or gave it up (false:
+   * e.g. the backend is no longer configured); {@code message} says which and why.
+   */
+  public record Cleanup(Left left, boolean removed, String message, String replica) {}
+
   private final Jdbi jdbi;
   private final JobAudit audit;
   private final Clock clock;
@@ -133,7 +139,7 @@ public final class StaleAttempts {
                   .one();
           JobStore.insertEvents(
               h, List.of(JobEvent.of(left.jobId(), clock.instant(), JobEvent.CLEANUP, message)));
-          audit.attemptCleanedUp(h, job, left, removed, message, replica);
+          audit.attemptCleanedUp(h, job, new Cleanup(left, removed, message, replica));
           return true;
         });
   }

@@ -83,14 +83,8 @@ public final class JobChangeLog {
       }
 
       @Override
-      public void attemptCleanedUp(
-          Handle h,
-          JobRow job,
-          StaleAttempts.Left left,
-          boolean removed,
-          String message,
-          String replica) {
-        delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+      public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {
+        delegate.attemptCleanedUp(h, job, cleanup);
       }
     };
   }

@@ -69,13 +69,7 @@ public final class QueueFacts implements JobAudit {
   }
 
   @Override
-  public void attemptCleanedUp(
-      Handle h,
-      JobRow job,
-      StaleAttempts.Left left,
-      boolean removed,
-      String message,
-      String replica) {
-    delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+  public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {
+    delegate.attemptCleanedUp(h, job, cleanup);
   }
 }

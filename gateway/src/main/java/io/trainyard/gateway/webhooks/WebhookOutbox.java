@@ -69,14 +69,8 @@ public final class WebhookOutbox implements JobAudit {
   }
 
   @Override
-  public void attemptCleanedUp(
-      Handle h,
-      JobRow job,
-      StaleAttempts.Left left,
-      boolean removed,
-      String message,
-      String replica) {
-    delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+  public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {
+    delegate.attemptCleanedUp(h, job, cleanup);
   }
 
   private void emit(Handle h, JobState from, JobRow job) {

@@ -401,14 +401,8 @@ abstract class GroupCommitContract extends JobStoreFixture {
     }
 
     @Override
-    public void attemptCleanedUp(
-        Handle h,
-        JobRow job,
-        StaleAttempts.Left left,
-        boolean removed,
-        String message,
-        String replica) {
-      delegate.attemptCleanedUp(h, job, left, removed, message, replica);
+    public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {
+      delegate.attemptCleanedUp(h, job, cleanup);
     }
   }
 
@@ -436,12 +430,6 @@ abstract class GroupCommitContract extends JobStoreFixture {
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
 
     @Override
-    public void attemptCleanedUp(
-        Handle h,
-        JobRow job,
-        StaleAttempts.Left left,
-        boolean removed,
-        String message,
-        String replica) {}
+    public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {}
   }
 }

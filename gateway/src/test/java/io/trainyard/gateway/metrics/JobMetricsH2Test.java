@@ -110,12 +110,6 @@ class JobMetricsH2Test {
     public void adopted(Handle h, JobRow job, String previousReplica, String replica) {}
 
     @Override
-    public void attemptCleanedUp(
-        Handle h,
-        JobRow job,
-        StaleAttempts.Left left,
-        boolean removed,
-        String message,
-        String replica) {}
+    public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {}
   }
 }

@@ -179,13 +179,7 @@ abstract class WebhookStoreContract {
               public void adopted(Handle h, JobRow job, String previous, String replica) {}
 
               @Override
-              public void attemptCleanedUp(
-                  Handle h,
-                  JobRow job,
-                  StaleAttempts.Left left,
-                  boolean removed,
-                  String message,
-                  String replica) {}
+              public void attemptCleanedUp(Handle h, JobRow job, StaleAttempts.Cleanup cleanup) {}
             });
     var job = newJob("nlp", "bert");
     assertThatThrownBy(() -> failing.insert(job, submittedEvent(job), null))
