@@ -242,6 +242,7 @@ public final class GatewayOverheadMain {
           applicationConnectors: [{type: http, port: 0, bindHost: 127.0.0.1}]
           adminConnectors: [{type: http, port: 0}]
           requestLog: {appenders: []}
+        reconciler: {resyncInterval: %s}
         teams:
           ml: {backends: [k8s], namespaces: {k8s: ml-jobs}}
         backends:
@@ -253,7 +254,7 @@ public final class GatewayOverheadMain {
             nodePools:
               - {name: cpu, instanceType: m5.2xlarge, maxNodes: 2000}
         """
-            .formatted(dir, dir.resolve("kubeconfig"));
+            .formatted(dir, System.getProperty("bench.resync", "2s"), dir.resolve("kubeconfig"));
     Files.writeString(dir.resolve("kubeconfig"), kubeconfig);
     var file = dir.resolve("trainyard.yml");
     Files.writeString(file, yaml);

@@ -6,6 +6,7 @@ import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.db.StaleAttempts;
 import io.trainyard.gateway.logging.JobMdc;
+import io.trainyard.gateway.logging.LogEscape;
 import io.trainyard.spi.BackendEventListener;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.JobState;
@@ -192,8 +193,10 @@ public final class Reconciler implements Managed {
   private void changed(ExternalRef ref) {
     var jobId = ObjectNames.jobIdOf(ref.name());
     if (jobId.isEmpty()) {
-      // Not one of ours by its name: let a pass look.
-      wake.release();
+      // Every attempt's object is named for its job (BackendJob.objectName), so this one is no
+      // job's: an object copied with our labels, or one a person made. It used to wake a pass,
+      // whose lease writes over its whole batch then ran once per event of that object.
+      LOG.debug("an event for {}, no job's object, ignored", LogEscape.of(ref.name()));
       return;
     }
     stepSoon(jobId.get(), ref.backendId());

@@ -487,6 +487,32 @@ abstract class ReconcilerContract {
   }
 
   @Test
+  void anEventForAnObjectNoJobNamedWakesNoPass() throws Exception {
+    var job = submit("named");
+    reconciler("a").passOnce();
+    var passes = new java.util.concurrent.CountDownLatch(2);
+    var r = reconciler("a", 100, NO_PASS_SOON, true).observedBy(passed(passes));
+    r.start();
+    try {
+      var deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (passes.getCount() == 2 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(passes.getCount()).as("the first pass, at start").isEqualTo(1);
+      var before = find(job);
+      for (int i = 0; i < 5; i++) {
+        // A copy of one of ours under another name, as kubectl or a benchmark would make it.
+        cheap.push("copy-of-" + ObjectNames.of(job.id(), 1));
+      }
+      // A pass it woke would come within milliseconds and lease the job again.
+      assertThat(passes.await(500, TimeUnit.MILLISECONDS)).as("a second pass").isFalse();
+      assertThat(find(job).version()).isEqualTo(before.version());
+    } finally {
+      r.stop();
+    }
+  }
+
+  @Test
   void withTargetedStepsOffAnEventWakesAPass() throws Exception {
     var job = submit("woken");
     var name = ObjectNames.of(job.id(), 1);
