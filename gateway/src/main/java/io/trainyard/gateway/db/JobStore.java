@@ -141,8 +141,8 @@ public final class JobStore {
     var insertion = new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission);
     var result =
         groupCommit != null ? groupCommit.insert(insertion, this::now) : insertion.run(this::now);
-    if (result instanceof InsertResult.Created) {
-      waiting.changed(); // committed
+    if (result instanceof InsertResult.Created created) {
+      waiting.moved(null, WaitingJobs.waitsOn(created.job())); // committed
     }
     return result;
   }
@@ -457,9 +457,10 @@ public final class JobStore {
     insertEvents(h, events);
     StaleAttempts.recordIfLeft(h, stored.get(), next, now);
     audit.changed(h, stored.get(), next, owner);
-    if (stored.get().state() != next.state()
-        || !Objects.equals(stored.get().backendId(), next.backendId())) {
-      AfterCommit.run(h, waiting::changed);
+    var from = WaitingJobs.waitsOn(stored.get());
+    var to = WaitingJobs.waitsOn(next);
+    if (!Objects.equals(from, to)) {
+      AfterCommit.run(h, () -> waiting.moved(from, to));
     }
     return true;
   }

@@ -16,17 +16,21 @@ import org.jdbi.v3.core.statement.Query;
 /**
  * The gateway's own knowledge of what waits on each backend: jobs it has placed there that have not
  * started ({@link #NOT_STARTED}: routed and not yet accepted, or accepted and not running). One
- * grouped query, which every route (each quote, each submission) needs: its answer is kept until
- * this replica writes a job's state ({@link #changed}, after the commit) or for {@link #MAX_AGE}
- * (what other replicas wrote shows within that). Plain SQL that H2 and PostgreSQL read alike.
- * Thread-safe.
+ * grouped query, which every route (each quote, each submission) needs, read at most once per
+ * {@link #MAX_AGE} (what other replicas wrote shows within that); in between, what this replica
+ * commits moves the counts it keeps ({@link #moved}), so a submission does not count every job
+ * again for the next one. Plain SQL that H2 and PostgreSQL read alike. Thread-safe.
+ *
+ * <p>A query that runs between a commit and its {@link #moved} (microseconds) already holds that
+ * move, which the counts then take a second time until they are read again (at most {@code
+ * MAX_AGE}): one job too many on one backend, for an estimate of how many wait ahead.
  */
 public final class WaitingJobs {
   /** Placed on a backend and not running yet. */
   public static final List<String> NOT_STARTED =
       List.of(JobState.PENDING.name(), JobState.SUBMITTED.name());
 
-  /** How long counts are reused while this replica wrote no job's state. */
+  /** How long counts are reused before they are read again. */
   public static final Duration MAX_AGE = Duration.ofSeconds(1);
 
   private final Jdbi jdbi;
@@ -34,7 +38,7 @@ public final class WaitingJobs {
   private final AtomicLong writes = new AtomicLong();
   private volatile Counts last;
 
-  /** Counts read when {@link #writes} stood at {@code writes}. */
+  /** Counts read when {@link #writes} stood at {@code writes}, moved along by later writes. */
   private record Counts(long writes, Instant readAt, Map<String, Long> byBackend) {}
 
   public WaitingJobs(Jdbi jdbi, Clock clock) {
@@ -42,14 +46,38 @@ public final class WaitingJobs {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** A job's state or backend was written and committed: the next read asks the database. */
-  void changed() {
-    writes.incrementAndGet();
+  /** The backend {@code job} waits on, or null when it waits on none (running, queued, ended). */
+  static String waitsOn(JobRow job) {
+    return job != null && NOT_STARTED.contains(job.state().name()) ? job.backendId() : null;
+  }
+
+  /**
+   * A job of this replica stopped waiting on backend {@code from} and started waiting on {@code to}
+   * (either null for none), committed: the kept counts follow, if they hold every move before this
+   * one; otherwise the next read asks the database.
+   */
+  synchronized void moved(String from, String to) {
+    if (Objects.equals(from, to)) {
+      return;
+    }
+    var now = writes.incrementAndGet();
+    var kept = last;
+    if (kept == null || kept.writes() != now - 1) {
+      return;
+    }
+    var counts = new TreeMap<>(kept.byBackend());
+    if (from != null) {
+      counts.computeIfPresent(from, (backend, n) -> n <= 1 ? null : n - 1);
+    }
+    if (to != null) {
+      counts.merge(to, 1L, Long::sum);
+    }
+    last = new Counts(now, kept.readAt(), Collections.unmodifiableMap(counts));
   }
 
   /** Backend id → how many of this gateway's jobs wait there; backends with none are absent. */
   public Map<String, Long> byBackend() {
-    // Read before the query: a write committed while it runs makes the next call read again.
+    // Read before the query: a move committed while it runs makes the next call read again.
     var seen = writes.get();
     var now = clock.instant();
     var kept = last;
