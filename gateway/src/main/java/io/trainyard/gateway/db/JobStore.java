@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
@@ -61,6 +62,11 @@ public final class JobStore {
   private final JobAdmission admission;
   private final GroupCommit groupCommit;
   private final WaitingJobs waiting;
+
+  /** Teams whose row this store made or found: a submission checks once, not every time. */
+  private final Set<String> teamsWithRows = ConcurrentHashMap.newKeySet();
+
+  private static final int MAX_TEAMS_REMEMBERED = 10_000;
   private final StaleAttempts staleAttempts;
 
   /** A store that audits nothing: for tests of the job tables alone. */
@@ -135,16 +141,42 @@ public final class JobStore {
   public InsertResult insert(
       JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget, AuditActor actor) {
     requireEventOf(job, event);
-    if (budget != null || admission != JobAdmission.NONE) {
-      TeamLedger.ensureTeam(jdbi, job.team(), now());
-    }
     var insertion = new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission);
-    var result =
-        groupCommit != null ? groupCommit.insert(insertion, this::now) : insertion.run(this::now);
+    InsertResult result;
+    if (insertion.teamToLock() == null) {
+      result = insert(insertion);
+    } else {
+      ensureTeam(job.team());
+      try {
+        result = insert(insertion);
+      } catch (TeamLedger.NoTeamRow gone) {
+        // Its row was deleted since this store made it (by hand, or a test's clean-up).
+        teamsWithRows.remove(job.team());
+        ensureTeam(job.team());
+        result = insert(insertion);
+      }
+    }
     if (result instanceof InsertResult.Created created) {
       waiting.moved(null, WaitingJobs.waitsOn(created.job())); // committed
     }
     return result;
+  }
+
+  private InsertResult insert(JobInsertion insertion) {
+    return groupCommit != null
+        ? groupCommit.insert(insertion, this::now)
+        : insertion.run(this::now);
+  }
+
+  /** Makes the team's row, which a budget or quota check locks, unless this store made it. */
+  private void ensureTeam(String team) {
+    if (teamsWithRows.contains(team)) {
+      return;
+    }
+    TeamLedger.ensureTeam(jdbi, team, now());
+    if (teamsWithRows.size() < MAX_TEAMS_REMEMBERED) {
+      teamsWithRows.add(team);
+    }
   }
 
   /** Audits a submission that was refused before anything could be stored (no offer). */

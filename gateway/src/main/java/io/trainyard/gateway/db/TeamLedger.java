@@ -48,7 +48,15 @@ final class TeamLedger {
     h.createQuery("SELECT name FROM teams WHERE name = :team FOR UPDATE")
         .bind("team", team)
         .mapTo(String.class)
-        .one();
+        .findOne()
+        .orElseThrow(() -> new NoTeamRow(team));
+  }
+
+  /** The team's row, which {@link #ensureTeam} makes, is not there to lock. */
+  static final class NoTeamRow extends IllegalStateException {
+    NoTeamRow(String team) {
+      super("team " + team + " has no row in teams");
+    }
   }
 
   /** Locks the team's row until the transaction ends, then checks the job against the budget. */

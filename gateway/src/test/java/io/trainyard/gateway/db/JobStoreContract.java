@@ -21,6 +21,30 @@ import org.junit.jupiter.api.Test;
 abstract class JobStoreContract extends JobStoreFixture {
 
   @Test
+  void aTeamRowDeletedAfterTheStoreMadeItIsMadeAgainForTheNextBudgetCheck() {
+    var budget =
+        new io.trainyard.cost.Budget(
+            new BigDecimal("1000"), io.trainyard.cost.Budget.OverBudget.REFUSE);
+    var first = newJob("ledger", "first");
+    assertThat(store.insert(first, submitted(first), null, budget))
+        .isInstanceOf(InsertResult.Created.class);
+    // The store remembers it made the row; it is deleted behind its back.
+    db.jdbi().useHandle(h -> h.execute("DELETE FROM teams WHERE name = 'ledger'"));
+
+    var second = newJob("ledger", "second");
+    assertThat(store.insert(second, submitted(second), null, budget))
+        .isInstanceOf(InsertResult.Created.class);
+    int rows =
+        db.jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery("SELECT COUNT(*) FROM teams WHERE name = 'ledger'")
+                        .mapTo(Integer.class)
+                        .one());
+    assertThat(rows).isEqualTo(1);
+  }
+
+  @Test
   void aStoredJobReadsBackEqualWithItsFirstEvent() {
     var job = newJob("nlp", "bert");
 
