@@ -34,6 +34,9 @@ final class JobInsertion {
   private final AuditActor actor;
   private final JobAdmission admission;
 
+  /** What the last {@link #sameKey} read: an expired row holding the key. */
+  private boolean expiredKeySeen;
+
   JobInsertion(
       Jdbi jdbi,
       JobRow job,
@@ -91,7 +94,7 @@ final class JobInsertion {
     if (conflict.isPresent()) {
       return conflict.get();
     }
-    if (key != null) {
+    if (expiredKeySeen) {
       // An expired key is free again. Only an expired one: a concurrent insert may have just
       // committed a young one, which must stay and make this insert fail.
       h.createUpdate(
@@ -188,20 +191,33 @@ final class JobInsertion {
     return nameTaken;
   }
 
+  /**
+   * The young key's job, if any. Notes whether an expired row holds the key, which the insert then
+   * deletes first (its own statement only then: most keys are new).
+   */
   private Optional<InsertResult> sameKey(Handle h, Instant now) {
     if (key == null) {
       return Optional.empty();
     }
-    return h.createQuery(
-            "SELECT job_id, spec_hash FROM idempotency_keys WHERE team = :team"
-                + " AND subject = :subject AND idem_key = :key AND created_at > :since")
-        .bind("team", key.team())
-        .bind("subject", key.subject())
-        .bind("key", key.key())
-        .bind("since", JobColumns.utc(now.minus(JobStore.IDEMPOTENCY_WINDOW)))
-        .map((rs, ctx) -> (InsertResult) new InsertResult.SameKey(rs.getString(1), rs.getString(2)))
-        .findOne();
+    var since = now.minus(JobStore.IDEMPOTENCY_WINDOW);
+    var row =
+        h.createQuery(
+                "SELECT job_id, spec_hash, created_at FROM idempotency_keys WHERE team = :team"
+                    + " AND subject = :subject AND idem_key = :key")
+            .bind("team", key.team())
+            .bind("subject", key.subject())
+            .bind("key", key.key())
+            .map(
+                (rs, ctx) ->
+                    new KeyRow(
+                        rs.getString(1), rs.getString(2), JobColumns.instant(rs, "created_at")))
+            .findOne();
+    expiredKeySeen = row.isPresent() && !row.get().createdAt().isAfter(since);
+    return row.filter(r -> r.createdAt().isAfter(since))
+        .map(r -> new InsertResult.SameKey(r.jobId(), r.specHash()));
   }
+
+  private record KeyRow(String jobId, String specHash, Instant createdAt) {}
 
   static boolean isUniqueViolation(Throwable e) {
     for (var t = e; t != null; t = t.getCause()) {

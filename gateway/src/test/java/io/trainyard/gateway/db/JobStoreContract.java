@@ -45,6 +45,24 @@ abstract class JobStoreContract extends JobStoreFixture {
   }
 
   @Test
+  void aKeyOlderThanTheWindowIsFreeAgainAndTheNewJobHoldsIt() {
+    var key = new IdempotencyKey("nlp", "subject-alice", "reused", HASH_A);
+    var first = newJob("nlp", "first");
+    assertThat(store.insert(first, submitted(first), key)).isInstanceOf(InsertResult.Created.class);
+    var again = newJob("nlp", "again");
+    assertThat(store.insert(again, submitted(again), key))
+        .isEqualTo(new InsertResult.SameKey(first.id(), HASH_A));
+
+    clock.set(T0.plus(JobStore.IDEMPOTENCY_WINDOW));
+    var later = newJob("nlp", "later");
+    assertThat(store.insert(later, submitted(later), key)).isInstanceOf(InsertResult.Created.class);
+    var retried = newJob("nlp", "retried");
+    assertThat(store.insert(retried, submitted(retried), key))
+        .isEqualTo(new InsertResult.SameKey(later.id(), HASH_A));
+    assertThat(count("idempotency_keys")).isEqualTo(1);
+  }
+
+  @Test
   void aStoredJobReadsBackEqualWithItsFirstEvent() {
     var job = newJob("nlp", "bert");
 
