@@ -12,8 +12,10 @@
 #      that path: gateway/src/cds/train-archive.sh java JAR ARCHIVE WORKDIR);
 #      MODES, the sides to time (default all of baseline, plain, cds that apply; the check in
 #      `mvn verify`, StartupBenchIT, times only cds);
-#      APP_PORT, ADMIN_PORT (default 8080, 8081; given to the gateway as -Ddw.server... overrides,
-#      which are not a configuration file); JAVA_OPTS added to every start (e.g. a JFR recording).
+#      APP_PORT, ADMIN_PORT (default 8080, 8081; other ports are given to the gateway as
+#      -Ddw.server... overrides, which are not a configuration file but do make it bind its
+#      defaults through Dropwizard's factory, the slower way); JAVA_OPTS added to every start
+#      (e.g. a JFR recording).
 set -euo pipefail
 rounds=${1:-5}
 jar=$(pwd)/gateway/target/trainyard.jar
@@ -39,9 +41,10 @@ start() {
   [ "$mode" = baseline ] && [ -n "${BASELINE_ARCHIVE:-}" ] && opts+=("-XX:SharedArchiveFile=$BASELINE_ARCHIVE")
   # shellcheck disable=SC2206
   opts+=(${JAVA_OPTS:-})
+  [ "$app_port" = 8080 ] || opts+=("-Ddw.server.applicationConnectors[0].port=$app_port")
+  [ "$admin_port" = 8081 ] || opts+=("-Ddw.server.adminConnectors[0].port=$admin_port")
   begin=$(date +%s%N)
-  (cd "$dir" && exec java "${opts[@]}" "-Ddw.server.applicationConnectors[0].port=$app_port" \
-    "-Ddw.server.adminConnectors[0].port=$admin_port" -jar "$run_jar" server >>"$dir/gateway.log" 2>&1) &
+  (cd "$dir" && exec java "${opts[@]}" -jar "$run_jar" server >>"$dir/gateway.log" 2>&1) &
   pid=$!
   until curl -sf -o /dev/null "127.0.0.1:$admin_port/healthcheck"; do
     kill -0 "$pid" 2>/dev/null || { echo "gateway died; see $dir/gateway.log" >&2; exit 1; }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
-import io.dropwizard.configuration.YamlConfigurationFactory;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
@@ -91,7 +90,6 @@ import io.trainyard.gateway.ui.Dashboard;
 import io.trainyard.gateway.webhooks.FinalMetrics;
 import io.trainyard.gateway.webhooks.Webhooks;
 import jakarta.servlet.DispatcherType;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -133,18 +131,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
             bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
-    // Without a file Dropwizard builds the defaults through build(); that is zero-config mode.
+    // Without a file the factory's build() gives the defaults: zero-config mode.
     bootstrap.setConfigurationFactoryFactory(
         (klass, validator, mapper, prefix) ->
-            new YamlConfigurationFactory<>(klass, validator, mapper, prefix) {
-              @Override
-              public TrainyardConfiguration build()
-                  throws IOException, io.dropwizard.configuration.ConfigurationException {
-                var config = super.build();
-                config.markZeroConfig();
-                return config;
-              }
-            });
+            new TrainyardConfigurationFactory(validator, mapper, prefix));
     bindPluginTypes(bootstrap.getObjectMapper());
     bootstrap.addCommand(new DevTokenCommand());
     bootstrap.addCommand(new BootstrapIdpCommand());
