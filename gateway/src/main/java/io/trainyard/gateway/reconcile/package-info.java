@@ -36,7 +36,9 @@
  *       when it runs, so it sees them all). A job a pass's batch in the same lane holds is left to
  *       that batch, which steps it later in the same lane. A job another replica holds is left to
  *       it: that replica hears the same event from its own watch. A QUEUED job wakes a pass
- *       instead, so the queue dispatcher keeps its order.
+ *       instead, so the queue dispatcher keeps its order. An event for an object whose name is no
+ *       job's (a copy carrying the gateway's labels) is ignored: it used to wake a pass, so such an
+ *       object's events cost a batch of lease writes each.
  *   <li><b>Resync pass</b> (the safety net, at least every {@code reconciler.resyncInterval}): the
  *       queue dispatches, then up to {@code batchSize} live jobs whose lease is free, lapsed or
  *       ours are leased, those never leased or let go longest ago first, and stepped. It finds what
