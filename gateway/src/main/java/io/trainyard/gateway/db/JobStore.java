@@ -37,6 +37,9 @@ public final class JobStore {
   /** How long an idempotency key answers with the job it made. */
   public static final Duration IDEMPOTENCY_WINDOW = Duration.ofHours(24);
 
+  /** At most this many teams' rows are remembered as made ({@link #ensureTeam}). */
+  private static final int MAX_TEAMS_REMEMBERED = 10_000;
+
   /** Races lost in a row before giving up: each one means another writer made progress. */
   private static final int MAX_RACES = 50;
 
@@ -62,12 +65,10 @@ public final class JobStore {
   private final JobAdmission admission;
   private final GroupCommit groupCommit;
   private final WaitingJobs waiting;
+  private final StaleAttempts staleAttempts;
 
   /** Teams whose row this store made or found: a submission checks once, not every time. */
   private final Set<String> teamsWithRows = ConcurrentHashMap.newKeySet();
-
-  private static final int MAX_TEAMS_REMEMBERED = 10_000;
-  private final StaleAttempts staleAttempts;
 
   /** A store that audits nothing: for tests of the job tables alone. */
   public JobStore(Jdbi jdbi, Clock clock) {
@@ -144,16 +145,16 @@ public final class JobStore {
     var insertion = new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission);
     InsertResult result;
     if (insertion.teamToLock() == null) {
-      result = insert(insertion);
+      result = commit(insertion);
     } else {
       ensureTeam(job.team());
       try {
-        result = insert(insertion);
+        result = commit(insertion);
       } catch (TeamLedger.NoTeamRow gone) {
         // Its row was deleted since this store made it (by hand, or a test's clean-up).
         teamsWithRows.remove(job.team());
         ensureTeam(job.team());
-        result = insert(insertion);
+        result = commit(insertion);
       }
     }
     if (result instanceof InsertResult.Created created) {
@@ -162,7 +163,7 @@ public final class JobStore {
     return result;
   }
 
-  private InsertResult insert(JobInsertion insertion) {
+  private InsertResult commit(JobInsertion insertion) {
     return groupCommit != null
         ? groupCommit.insert(insertion, this::now)
         : insertion.run(this::now);
