@@ -329,6 +329,28 @@ public final class JobStore {
         });
   }
 
+  /**
+   * {@link #claimOne(String, String, Duration, boolean)} of a row the caller has just read, without
+   * reading it again: leased if it is still at the version read; read again and leased as that
+   * method would when it moved on meanwhile.
+   */
+  public Optional<JobRow> claimOne(
+      JobRow seen, String owner, Duration lease, boolean includeQueued) {
+    var now = now();
+    if (seen.state().isTerminal()
+        || !includeQueued && seen.state() == JobState.QUEUED
+        || seen.leaseOwner() != null
+            && !seen.leaseOwner().equals(owner)
+            && seen.leaseUntil().isAfter(now)) {
+      return Optional.empty();
+    }
+    var until = now.plus(lease);
+    if (jdbi.withHandle(h -> leaseOne(h, seen, owner, until))) {
+      return Optional.of(seen.toBuilder().lease(owner, until).version(seen.version() + 1).build());
+    }
+    return claimOne(seen.id(), owner, lease, includeQueued);
+  }
+
   /** Leases one candidate of {@link #claim} if nobody changed it since it was read. */
   private boolean leaseOne(Handle h, JobRow candidate, String owner, Instant until) {
     // Taking over an attempt another replica was following is an adoption, audited with the

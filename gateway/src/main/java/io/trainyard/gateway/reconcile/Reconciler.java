@@ -237,7 +237,7 @@ public final class Reconciler implements Managed {
         return;
       }
       var leasedAt = System.nanoTime();
-      store.claimOne(jobId, owner, lease, queue == null).ifPresent(j -> step(j, leasedAt));
+      store.claimOne(job.get(), owner, lease, queue == null).ifPresent(j -> step(j, leasedAt));
     } catch (RuntimeException e) {
       // A database outage: the resync pass retries.
       LOG.warn("job {}: targeted step failed; the next pass retries: {}", jobId, e.toString());

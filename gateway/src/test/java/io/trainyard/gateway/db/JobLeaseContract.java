@@ -60,6 +60,28 @@ abstract class JobLeaseContract extends JobStoreFixture {
   }
 
   @Test
+  void aRowJustReadIsLeasedAsReadOrReadAgainWhenItMovedOn() {
+    var job = insert(newJob("nlp", "bert"));
+
+    // As read: one write, the row as the caller has it plus the lease.
+    var leased = store.claimOne(job, "a", LEASE, true).orElseThrow();
+    assertThat(store.find(job.id())).contains(leased);
+    // Held by a: b's copy is refused without a write.
+    assertThat(store.claimOne(leased, "b", LEASE, true)).isEmpty();
+    assertThat(store.find(job.id())).contains(leased);
+
+    // Moved on since it was read (a cancel asked): read again, leased at the new version.
+    var cancelled = store.requestCancel(job.id(), "alice").orElseThrow();
+    var again = store.claimOne(leased, "a", LEASE, true).orElseThrow();
+    assertThat(again.cancelRequested()).isTrue();
+    assertThat(again.version()).isEqualTo(cancelled.version() + 1);
+    assertThat(store.find(job.id())).contains(again);
+
+    var queued = insert(newJob("nlp", "waiting").toBuilder().state(JobState.QUEUED).build());
+    assertThat(store.claimOne(queued, "a", LEASE, false)).isEmpty();
+  }
+
+  @Test
   void aQueuedJobIsLeasedByItsIdOnlyWhenQueuedJobsAreAsked() {
     var queued = insert(newJob("nlp", "waiting").toBuilder().state(JobState.QUEUED).build());
     assertThat(queued.state()).isEqualTo(JobState.QUEUED);
