@@ -49,11 +49,7 @@ abstract class WaitingJobsContract extends JobStoreFixture {
     assertThat(ours.waitingByBackend()).isEqualTo(Map.of("local", 3L));
 
     // A job this replica ends stops waiting at once.
-    var leased =
-        ours.claim("test", java.time.Duration.ofMinutes(1), 100).stream()
-            .filter(r -> r.id().equals(first.id()))
-            .findFirst()
-            .orElseThrow();
+    var leased = leased(ours, first.id());
     assertThat(
             ours.update(
                 leased.withState(JobState.FAILED, "test", clock.instant()),
