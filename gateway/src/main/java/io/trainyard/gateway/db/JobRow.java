@@ -85,6 +85,14 @@ public record JobRow(
     return new Builder(this);
   }
 
+  /** Whether a replica other than {@code owner} holds this job's lease at {@code now}. */
+  public boolean heldByAnother(String owner, Instant now) {
+    return leaseOwner != null
+        && !leaseOwner.equals(owner)
+        && leaseUntil != null
+        && leaseUntil.isAfter(now);
+  }
+
   /**
    * This job in {@code next} state: the reason is replaced, {@code submittedAt} and {@code
    * startedAt} are set the first time the job is SUBMITTED or RUNNING, and a terminal state frees

@@ -143,19 +143,21 @@ public final class JobStore {
       JobRow job, JobEvent event, IdempotencyKey keyOrNull, Budget budget, AuditActor actor) {
     requireEventOf(job, event);
     var insertion = new JobInsertion(jdbi, job, event, keyOrNull, budget, audit, actor, admission);
+    var team = insertion.teamToLock();
+    if (team != null) {
+      ensureTeam(team);
+    }
     InsertResult result;
-    if (insertion.teamToLock() == null) {
+    try {
       result = commit(insertion);
-    } else {
-      ensureTeam(job.team());
-      try {
-        result = commit(insertion);
-      } catch (TeamLedger.NoTeamRow gone) {
-        // Its row was deleted since this store made it (by hand, or a test's clean-up).
-        teamsWithRows.remove(job.team());
-        ensureTeam(job.team());
-        result = commit(insertion);
+    } catch (TeamLedger.NoTeamRow gone) {
+      // A row this store made was deleted since (by hand, or a test's clean-up). It may be another
+      // team's: a group commit locks its batch's teams first, and fails the batch without one.
+      teamsWithRows.remove(gone.team());
+      if (team != null) {
+        ensureTeam(team);
       }
+      result = commit(insertion);
     }
     if (result instanceof InsertResult.Created created) {
       waiting.moved(null, WaitingJobs.waitsOn(created.job())); // committed
@@ -279,11 +281,7 @@ public final class JobStore {
               continue;
             }
             if (leaseOne(h, candidate, owner, until)) {
-              won.add(
-                  candidate.toBuilder()
-                      .lease(owner, until)
-                      .version(candidate.version() + 1)
-                      .build());
+              won.add(leased(candidate, owner, until));
             }
           }
           return won;
@@ -316,16 +314,11 @@ public final class JobStore {
                   .map(JobColumns.MAPPER)
                   .findOne();
           if (row.isEmpty()
-              || row.get().state().isTerminal()
-              || !includeQueued && row.get().state() == JobState.QUEUED
-              || row.get().leaseOwner() != null
-                  && !row.get().leaseOwner().equals(owner)
-                  && row.get().leaseUntil().isAfter(now)
+              || !claimable(row.get(), owner, now, includeQueued)
               || !leaseOne(h, row.get(), owner, until)) {
             return Optional.<JobRow>empty();
           }
-          return Optional.of(
-              row.get().toBuilder().lease(owner, until).version(row.get().version() + 1).build());
+          return Optional.of(leased(row.get(), owner, until));
         });
   }
 
@@ -337,18 +330,26 @@ public final class JobStore {
   public Optional<JobRow> claimOne(
       JobRow seen, String owner, Duration lease, boolean includeQueued) {
     var now = now();
-    if (seen.state().isTerminal()
-        || !includeQueued && seen.state() == JobState.QUEUED
-        || seen.leaseOwner() != null
-            && !seen.leaseOwner().equals(owner)
-            && seen.leaseUntil().isAfter(now)) {
+    if (!claimable(seen, owner, now, includeQueued)) {
       return Optional.empty();
     }
     var until = now.plus(lease);
     if (jdbi.withHandle(h -> leaseOne(h, seen, owner, until))) {
-      return Optional.of(seen.toBuilder().lease(owner, until).version(seen.version() + 1).build());
+      return Optional.of(leased(seen, owner, until));
     }
     return claimOne(seen.id(), owner, lease, includeQueued);
+  }
+
+  /** Live, not QUEUED unless asked for, and not held by another replica: what claimOne leases. */
+  private static boolean claimable(JobRow row, String owner, Instant now, boolean includeQueued) {
+    return !row.state().isTerminal()
+        && (includeQueued || row.state() != JobState.QUEUED)
+        && !row.heldByAnother(owner, now);
+  }
+
+  /** {@code row} as a won lease leaves it: the new lease, the next version. */
+  private static JobRow leased(JobRow row, String owner, Instant until) {
+    return row.toBuilder().lease(owner, until).version(row.version() + 1).build();
   }
 
   /** Leases one candidate of {@link #claim} if nobody changed it since it was read. */

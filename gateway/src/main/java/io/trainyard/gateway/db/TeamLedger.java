@@ -54,8 +54,15 @@ final class TeamLedger {
 
   /** The team's row, which {@link #ensureTeam} makes, is not there to lock. */
   static final class NoTeamRow extends IllegalStateException {
+    private final String team;
+
     NoTeamRow(String team) {
       super("team " + team + " has no row in teams");
+      this.team = team;
+    }
+
+    String team() {
+      return team;
     }
   }
 

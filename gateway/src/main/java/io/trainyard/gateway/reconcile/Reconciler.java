@@ -232,7 +232,7 @@ public final class Reconciler implements Managed {
       var job = store.find(jobId);
       if (job.isEmpty()
           || job.get().state().isTerminal()
-          || heldByAnother(job.get())
+          || job.get().heldByAnother(owner, clock.instant())
           || !stepper.hasNews(job.get())) {
         return;
       }
@@ -244,13 +244,6 @@ public final class Reconciler implements Managed {
     } finally {
       inLane.remove(jobId);
     }
-  }
-
-  private boolean heldByAnother(JobRow job) {
-    return job.leaseOwner() != null
-        && !job.leaseOwner().equals(owner)
-        && job.leaseUntil() != null
-        && job.leaseUntil().isAfter(clock.instant());
   }
 
   @Override

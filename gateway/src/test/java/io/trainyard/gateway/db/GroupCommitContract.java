@@ -71,6 +71,31 @@ abstract class GroupCommitContract extends JobStoreFixture {
   }
 
   @Test
+  void aTeamRowDeletedBehindTheStoreFailsNoOtherTeamsSubmissionInItsBatch() throws Exception {
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH);
+    var batched = new JobStore(db.jdbi(), clock, JobAudit.NONE, JobAdmission.NONE, gc);
+    var first = newJob("vanishing", "first");
+    assertThat(batched.insert(first, submitted(first), null, ROOMY))
+        .isInstanceOf(InsertResult.Created.class);
+    db.jdbi().useHandle(h -> h.execute("DELETE FROM teams WHERE name = 'vanishing'"));
+    var again = newJob("vanishing", "again");
+    var unbudgeted = newJob("nlp", "no-lock");
+
+    // The batch locks the vanishing team's row, which is gone: the batch fails, both retry.
+    var outcomes =
+        oneBatchOutcomes(
+            gc,
+            List.of(
+                () -> batched.insert(again, submitted(again), null, ROOMY),
+                () -> batched.insert(unbudgeted, submitted(unbudgeted), null)),
+            4);
+
+    assertThat(outcomes).allMatch(o -> o instanceof InsertResult.Created);
+    assertThat(liveIds("nlp")).containsExactly(unbudgeted.id());
+    assertThat(liveIds("vanishing")).containsExactlyInAnyOrder(first.id(), again.id());
+  }
+
+  @Test
   void aBudgetThatFitsOnlyTheFirstJobOfABatchRefusesTheSecond() throws Exception {
     var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH);
     var batched = new JobStore(db.jdbi(), clock, JobAudit.NONE, JobAdmission.NONE, gc);
@@ -306,6 +331,15 @@ abstract class GroupCommitContract extends JobStoreFixture {
   /** As {@link #oneBatch}, each caller's result or what it threw. */
   private List<Object> oneBatchOutcomes(GroupCommit gc, List<Callable<InsertResult>> inserts)
       throws Exception {
+    return oneBatchOutcomes(gc, inserts, 2);
+  }
+
+  /**
+   * As {@link #oneBatchOutcomes(GroupCommit, List)}, committed in at most {@code maxBatches} (the
+   * blocker's included): more when callers retry after their batch failed.
+   */
+  private List<Object> oneBatchOutcomes(
+      GroupCommit gc, List<Callable<InsertResult>> inserts, int maxBatches) throws Exception {
     // The blocker shares the committer, not the audit of the store under test.
     var store = new JobStore(db.jdbi(), clock, JobAudit.NONE, JobAdmission.NONE, gc);
     TeamLedger.ensureTeam(db.jdbi(), BLOCKER, clock.instant());
@@ -334,8 +368,8 @@ abstract class GroupCommitContract extends JobStoreFixture {
           outcomes.add(e);
         }
       }
-      // The blocker's batch, then one with every insert.
-      assertThat(gc.batches() - batchesBefore).isLessThanOrEqualTo(2);
+      // The blocker's batch, then one with every insert (and the retries of a failed one).
+      assertThat(gc.batches() - batchesBefore).isLessThanOrEqualTo(maxBatches);
       return outcomes;
     } finally {
       pool.shutdownNow();
