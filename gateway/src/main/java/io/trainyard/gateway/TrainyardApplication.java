@@ -280,7 +280,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             new SubmitRetries.Policy(
                 reconcilerConfig.getSubmitTries(),
                 reconcilerConfig.getSubmitRetryDelay().toJavaDuration(),
-                reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration()),
+                reconcilerConfig.getSubmitRetryMaxDelay().toJavaDuration(),
+                reconcilerConfig.getSubmitTimeout().toJavaDuration()),
             new MetricsEnvironment(metricTokens, publicUrl)::apply,
             clock);
     stepper.withTracing(tracing);

@@ -20,6 +20,7 @@ public class ReconcilerConfig {
 
   private Duration submitRetryDelay = Duration.seconds(2);
   private Duration submitRetryMaxDelay = Duration.minutes(1);
+  private Duration submitTimeout = Duration.seconds(10);
 
   /**
    * How many submits of one attempt may answer Retryable (throttling, 5xx, timeouts) before it
@@ -48,6 +49,19 @@ public class ReconcilerConfig {
 
   public void setSubmitRetryMaxDelay(Duration submitRetryMaxDelay) {
     this.submitRetryMaxDelay = submitRetryMaxDelay;
+  }
+
+  /**
+   * How long one submit may go unanswered before its job moves on (its backend is then marked
+   * unhealthy until a probe passes); 0 for no deadline. A backend that needs longer to accept a job
+   * needs a larger value.
+   */
+  public Duration getSubmitTimeout() {
+    return submitTimeout;
+  }
+
+  public void setSubmitTimeout(Duration submitTimeout) {
+    this.submitTimeout = submitTimeout;
   }
 
   /** How often every live job's status is read even without a pushed event (the safety net). */

@@ -56,6 +56,7 @@ public final class JobStepper {
   private final Router router;
   private final TeamDirectory teams;
   private final AttemptLogs attemptLogs;
+  private final BoundedSubmits submits;
   private final SubmitRetries retries;
   private final JobWrites writes;
   private final Failover failover;
@@ -111,9 +112,10 @@ public final class JobStepper {
       Clock clock) {
     this.attemptEnv = attemptEnv;
     this.retries = new SubmitRetries(retries);
+    this.submits = new BoundedSubmits(retries.timeout());
     this.writes = new JobWrites(store, clock);
     this.failover = new Failover(store, teams, writes, this.retries, clock);
-    this.left = new LeftAttempts(store, backends, json, teams);
+    this.left = new LeftAttempts(store, backends, json, teams, submits::inFlight);
     this.store = store;
     this.backends = backends;
     this.json = json;
@@ -250,7 +252,7 @@ public final class JobStepper {
       return;
     }
     try {
-      var ref = backend.submit(attemptEnv.apply(attempt, backend));
+      var ref = submits.submit(job.backendId(), backend, attemptEnv.apply(attempt, backend));
       retries.done(job.id(), job.attempt());
       var next =
           job.withState(JobState.SUBMITTED, null, now()).toBuilder()
@@ -264,9 +266,17 @@ public final class JobStepper {
         backends.markUnhealthy(job.backendId(), e.getMessage());
       }
       failover.apply(job, owner, decision, job.backendId() + " refused: " + e.getMessage());
+    } catch (BoundedSubmits.NoAnswer e) {
+      // Hanging, not refusing: down for every job until a probe passes; this one moves on, and the
+      // attempt it leaves is cleaned up once the call returns.
+      backends.markUnhealthy(job.backendId(), e.getMessage());
+      failover.apply(job, owner, decision, job.backendId() + " is unhealthy: " + e.getMessage());
     } catch (BackendException.Rejected e) {
       writes.write(job, owner, job.withState(JobState.FAILED, e.getMessage(), now()));
     } catch (BackendException.Retryable e) {
+      if (Thread.currentThread().isInterrupted()) {
+        return; // stopping: the next replica takes the job up where it is
+      }
       var used = retries.failed(job.id(), job.attempt(), now());
       if (used < 0 && !backends.checkHealth(job.backendId()).healthy()) {
         // Throttled, the backend still answers its probe and the job waits its turn; failing the

@@ -12,6 +12,7 @@ import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.Placement;
 import io.trainyard.spi.spec.TrainingJob;
 import java.util.List;
+import java.util.function.BiPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +32,19 @@ final class LeftAttempts {
   private final BackendRegistry backends;
   private final StoredJson json;
   private final TeamDirectory teams;
+  private final BiPredicate<String, Integer> submitInFlight;
 
-  LeftAttempts(JobStore store, BackendRegistry backends, StoredJson json, TeamDirectory teams) {
+  /**
+   * @param submitInFlight whether this replica's submit of (job, attempt) was left unanswered and
+   *     has not returned yet: its clean-up waits for it ({@link BoundedSubmits})
+   */
+  LeftAttempts(
+      JobStore store,
+      BackendRegistry backends,
+      StoredJson json,
+      TeamDirectory teams,
+      BiPredicate<String, Integer> submitInFlight) {
+    this.submitInFlight = submitInFlight;
     this.store = store;
     this.backends = backends;
     this.json = json;
@@ -60,8 +72,9 @@ final class LeftAttempts {
               owner);
       return;
     }
-    if (backends.unavailableReason(left.backendId()) != null) {
-      return; // asked again once the backend is back
+    if (backends.unavailableReason(left.backendId()) != null
+        || submitInFlight.test(left.jobId(), left.attempt())) {
+      return; // asked again once the backend is back, or the submit has returned
     }
     var job = store.find(left.jobId()).orElseThrow();
     try {

@@ -17,14 +17,19 @@ public final class SubmitRetries {
    * @param maxTries submits of one attempt that may answer Retryable before it gives up
    * @param firstDelay the wait after the first Retryable
    * @param maxDelay the longest wait between two tries
+   * @param timeout how long one submit may take before the job moves on without its answer ({@link
+   *     BoundedSubmits}); zero for no deadline
    */
-  public record Policy(int maxTries, Duration firstDelay, Duration maxDelay) {
+  public record Policy(int maxTries, Duration firstDelay, Duration maxDelay, Duration timeout) {
     public static final Policy DEFAULT =
-        new Policy(5, Duration.ofSeconds(2), Duration.ofMinutes(1));
+        new Policy(5, Duration.ofSeconds(2), Duration.ofMinutes(1), Duration.ofSeconds(10));
 
     public Policy {
       if (maxTries < 1) {
         throw new IllegalArgumentException("maxTries must be at least 1");
+      }
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("timeout must not be negative");
       }
     }
   }

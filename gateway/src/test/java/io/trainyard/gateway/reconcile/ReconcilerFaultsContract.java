@@ -48,7 +48,8 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ReconcilerFaultsContract {
   private static final SubmitRetries.Policy THREE_TRIES =
-      new SubmitRetries.Policy(3, Duration.ofSeconds(10), Duration.ofSeconds(15));
+      new SubmitRetries.Policy(
+          3, Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMillis(300));
 
   private TestDatabase db;
   private MutableClock clock;
@@ -301,6 +302,43 @@ abstract class ReconcilerFaultsContract {
     r.passOnce();
     assertThat(cheap.phaseOf(a1)).as("the object it made anyway").isEqualTo(BackendPhase.STOPPED);
     assertThat(store.staleAttempts().list(10)).isEmpty();
+  }
+
+  @Test
+  void aSubmitThatHangsIsLeftAtItsDeadlineAndWhatItMadeLateIsCancelled() throws Exception {
+    cheap.submitGate = new java.util.concurrent.CountDownLatch(1);
+    var job = submit("nlp", "hangs");
+    var a1 = ObjectNames.of(job.id(), 1);
+    var r = reconciler(registry);
+    r.passOnce(); // waits 300 ms for the submit, then moves on without it
+
+    var moved = find(job);
+    assertThat(moved.backendId()).isEqualTo("dear");
+    assertThat(moved.attempt()).isEqualTo(2);
+    assertThat(moved.reason())
+        .contains("cheap is unhealthy: no answer to the submit within 300 ms");
+    assertThat(registry.health("cheap").healthy()).as("down for every job").isFalse();
+    r.passOnce();
+    assertThat(find(job).state()).isEqualTo(JobState.SUBMITTED);
+
+    registry.checkHealth("cheap"); // its probe passes again
+    r.passOnce();
+    assertThat(cheap.cancelled).as("not cleaned up while the submit may still make it").isEmpty();
+    assertThat(store.staleAttempts().list(10)).hasSize(1);
+
+    cheap.submitGate.countDown(); // the hung call goes through after all and makes the object
+    var deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (cheap.phaseOf(a1) != BackendPhase.STOPPED && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(cheap.created.get(a1)).hasValue(1);
+    assertThat(cheap.phaseOf(a1))
+        .as("cancelled as soon as it answered")
+        .isEqualTo(BackendPhase.STOPPED);
+    r.passOnce();
+    assertThat(store.staleAttempts().list(10)).isEmpty();
+    assertThat(cleanUpMessage(job)).startsWith("attempt 1 on cheap was left");
+    assertThat(dear.cancelled).isEmpty();
   }
 
   @Test

@@ -27,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Backends that fail the ways real ones do, played by a {@link FaultProxy} in front of fabric8's
  * API server ({@code k8s-a}) and of the SageMaker stub ({@code sm}), while a third backend ({@code
  * k8s-b}, reached directly) stays healthy. For each fault — 5xx, reset connections, requests that
- * hang, refusals for capacity — jobs routed to the failing backend must fail over or wait (and go
- * on once the fault clears), and jobs pinned to the healthy backend must keep the pace they had
- * before the fault.
+ * hang, refusals for capacity — jobs routed to the failing backend must fail over or wait within
+ * two reconcile periods (and go on once the fault clears), and jobs pinned to the healthy backend
+ * must keep the pace they had before the fault.
  *
  * <p>Sizes: {@code -Dtrainyard.fault.jobs} per fault and per path (2 here, 10 under {@code
  * -Pstress}).
@@ -91,6 +91,8 @@ class BackendFaultIT {
             .dir(dir)
             .nodes(1)
             .resyncInterval(PERIOD.toMillis() + "ms")
+            // A submit that hangs is left after one period, so its job moves on within two.
+            .reconciler("submitTimeout: " + PERIOD.toMillis() + "ms")
             // A backend marked down by a failed submit is offered again once a probe passes.
             .extraYaml("backendHealth: {checkEvery: 1s, timeout: 2s}")
             .teams("ml: {backends: [k8s-a, k8s-b, sm], namespaces: {k8s-a: a-jobs, k8s-b: b-jobs}}")
@@ -107,14 +109,10 @@ class BackendFaultIT {
           proxy.mode(mode);
           var faulted = jobs.submit(label, perFault, "[" + target + ", k8s-b]");
           var pace = jobs.controlPace(perFault);
-          // Refused for capacity, or answered with 5xx / reset connections (the backend then
-          // fails its health probe too), jobs must move on at once. A call that hangs holds its
-          // job until the client's own timeout; the window (four reconcile periods) shows where
-          // such jobs wait.
-          var movesOn = mode != Mode.HANG;
-          var watch =
-              jobs.watch(
-                  faulted, movesOn ? Duration.ofSeconds(30) : PERIOD.multipliedBy(4), movesOn);
+          // Refused for capacity, answered with 5xx / reset connections (the backend then fails
+          // its health probe too) or not answered within the submit timeout, jobs must move on
+          // at once.
+          var watch = jobs.watch(faulted, Duration.ofSeconds(30), true);
           proxy.mode(Mode.PASS);
           var resumedMs = jobs.awaitAllSubmitted(faulted, Duration.ofMinutes(3));
           // The next fault must meet the backend healthy, as the first one did.
@@ -128,10 +126,10 @@ class BackendFaultIT {
           if (pace > baseline + 2 * PERIOD.toMillis() + 3_000) {
             failures.add(label + ": the healthy backend slowed to " + pace + " ms");
           }
-          if (movesOn && watch.onBackend("k8s-b") + watch.queued != perFault) {
+          if (watch.onBackend("k8s-b") + watch.queued != perFault) {
             failures.add(label + ": refused but not failed over or queued");
           }
-          if (movesOn && watch.maxStuckMs > 2 * PERIOD.toMillis() + 3_000) {
+          if (watch.maxStuckMs > 2 * PERIOD.toMillis() + 3_000) {
             failures.add(label + ": a job stayed PENDING " + watch.maxStuckMs + " ms");
           }
           if (!watch.illegal.isEmpty()) {
