@@ -145,6 +145,21 @@ final class AttemptFiles {
     return dir.resolve(replica + ".log");
   }
 
+  /** A replica's environment while it is being started (see {@link ReplicaLauncher}). */
+  Path envFile(String replica) {
+    return dir.resolve(replica + ".env");
+  }
+
+  /** Writes {@code bytes} to a new owner-only file, replacing one that is there. */
+  void writePrivate(Path file, byte[] bytes) {
+    io(
+        () -> {
+          Files.deleteIfExists(file);
+          Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));
+          Files.write(file, bytes, StandardOpenOption.WRITE);
+        });
+  }
+
   Path exitFile(String replica) {
     return dir.resolve(replica + ".exit");
   }

@@ -15,27 +15,38 @@ final class Bubblewrap {
 
   private Bubblewrap() {}
 
-  /** Null when bwrap starts a sandbox here (user namespaces allowed), else why not. */
-  static String missing() {
+  /**
+   * Null when bwrap starts a sandbox here (user namespaces allowed), else why not.
+   *
+   * @param uid the unprivileged uid bwrap runs as (a root gateway's replicas), or null for the
+   *     gateway's own
+   */
+  static String missing(Integer uid) {
     for (var tool : List.of("bwrap", "nsenter", "unshare", "ip")) {
       if (Sandbox.executable(tool) == null) {
         return tool + " is not installed";
       }
     }
     try {
+      var command = new ArrayList<String>();
+      if (uid != null) {
+        command.addAll(Sandbox.dropTo(uid));
+      }
+      command.addAll(
+          List.of(
+              Sandbox.executable("bwrap"),
+              "--unshare-user",
+              "--unshare-pid",
+              "--unshare-net",
+              "--ro-bind",
+              "/",
+              "/",
+              "--proc",
+              "/proc",
+              "--",
+              "/bin/true"));
       var probe =
-          new ProcessBuilder(
-                  Sandbox.executable("bwrap"),
-                  "--unshare-user",
-                  "--unshare-pid",
-                  "--unshare-net",
-                  "--ro-bind",
-                  "/",
-                  "/",
-                  "--proc",
-                  "/proc",
-                  "--",
-                  "/bin/true")
+          new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();

@@ -90,16 +90,24 @@ final class ProcessTree {
   /** The real uids that own a process right now. */
   static Set<Integer> uidsWithProcesses() {
     var uids = new HashSet<Integer>();
-    ProcessHandle.allProcesses().forEach(p -> realUid(p.pid()).ifPresent(uids::add));
+    // A zombie waits only for its parent to reap it: it runs nothing and holds nothing.
+    ProcessHandle.allProcesses()
+        .filter(ProcessTree::isRunning)
+        .forEach(p -> realUid(p.pid()).ifPresent(uids::add));
     return uids;
   }
 
   /**
-   * SIGKILL to every process running as {@code uid}, repeated until none is left, since one may
-   * fork while the others die; bounded so a uid the kernel keeps busy cannot hang the caller.
+   * Kills every process that runs as {@code uid}, including ones that left the replica's tree. With
+   * {@code setpriv} (the users sandbox has it) the kill is {@code kill(-1, SIGKILL)} sent as the
+   * uid itself: the kernel signals all of that uid's processes in one pass that no fork can slip
+   * through, so a process that keeps changing its pid cannot outrun it. Returns once none is left
+   * (or after a few rounds; the uid then stays blocked for new attempts, see {@link
+   * #uidsWithProcesses}).
    */
   static void killUid(int uid) {
-    for (int round = 0; round < 50; round++) {
+    var setpriv = Sandbox.executable("setpriv");
+    for (int round = 0; round < 10; round++) {
       var found =
           ProcessHandle.allProcesses()
               .filter(p -> realUid(p.pid()).orElse(-1) == uid)
@@ -108,13 +116,44 @@ final class ProcessTree {
       if (found.isEmpty()) {
         return;
       }
-      found.forEach(ProcessHandle::destroyForcibly);
+      if (setpriv != null) {
+        killAllAs(setpriv, uid);
+      } else {
+        found.forEach(ProcessHandle::destroyForcibly);
+      }
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
+    }
+  }
+
+  private static void killAllAs(String setpriv, int uid) {
+    var id = Integer.toString(uid);
+    try {
+      var killer =
+          new ProcessBuilder(
+                  setpriv,
+                  "--reuid=" + id,
+                  "--regid=" + id,
+                  "--clear-groups",
+                  "--",
+                  "/bin/bash",
+                  "-c",
+                  "kill -KILL -1")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      killer.environment().clear();
+      killer.environment().putAll(ReplicaLauncher.TOOL_ENV);
+      if (!killer.start().waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        throw new IOException("kill -1 as uid " + uid + " did not return");
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -1,6 +1,5 @@
 package io.trainyard.backend.local;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +18,20 @@ import java.util.Set;
  * directory. Whatever the sandbox tools print when they cannot start lands in the exit file instead
  * of a code. The replica gets its own session, so a Ctrl-C aimed at the gateway's terminal does not
  * reach it.
+ *
+ * <p>The replica's environment (the job's {@code env}, its secrets, what the gateway gives it) is
+ * never the environment of the sandbox tools ({@code nsenter}, {@code setpriv}, {@code bwrap}),
+ * which run as the gateway's user — root, for the users sandbox — before they drop to the
+ * replica's: a job's {@code LD_PRELOAD} or {@code GCONV_PATH} would otherwise run its code there.
+ * The tools get a fixed {@code PATH} only; the replica's variables reach the wrapper on its stdin,
+ * NUL-separated, from a gateway-only file that is deleted once the replica has it open, and the
+ * wrapper exports them after the drop.
  */
 final class ReplicaLauncher {
   private static final String WRAPPER =
       String.join(
           "\n",
+          "while IFS= read -r -d '' kv; do export -- \"$kv\" 2>/dev/null; done",
           "\"$@\" </dev/null 2>&1 | while IFS= read -r line || [[ -n $line ]]; do",
           "  printf '%s %s\\n' \"$EPOCHREALTIME\" \"$line\"",
           "done",
@@ -48,6 +56,10 @@ final class ReplicaLauncher {
           "VIRTUAL_ENV",
           "CONDA_PREFIX",
           "PYTHONPATH");
+
+  /** The only environment the sandbox tools and the wrapper start with. */
+  static final Map<String, String> TOOL_ENV =
+      Map.of("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
 
   private final Path codeDir;
   private final Map<String, String> baseEnv;
@@ -144,16 +156,7 @@ final class ReplicaLauncher {
     files.createPrivate(exit);
     var inner = new ArrayList<String>(List.of("/bin/bash", "-c", WRAPPER, "trainyard-replica"));
     inner.addAll(plan.command());
-    var builder =
-        new ProcessBuilder(sandbox.wrap(lease, inner))
-            .directory(codeDir.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            // Truncated at every start: no code from a previous run is taken for this one's.
-            .redirectError(ProcessBuilder.Redirect.to(exit.toFile()));
-    var env = builder.environment();
-    env.clear();
-    env.putAll(baseEnv);
+    var env = new LinkedHashMap<String, String>(baseEnv);
     if (lease.mode() != SandboxMode.NONE) {
       // The gateway's home is not the replica's to read or write.
       env.put("HOME", lease.workDir());
@@ -161,7 +164,44 @@ final class ReplicaLauncher {
     }
     env.putAll(plan.env());
     env.putAll(secretValues);
-    return builder.start().toHandle();
+    var envBytes = nulSeparated(env);
+    var envFile = files.envFile(plan.name());
+    files.writePrivate(envFile, envBytes);
+    try {
+      var builder =
+          new ProcessBuilder(sandbox.wrap(lease, inner))
+              .directory(codeDir.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(envFile.toFile()))
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              // Truncated at every start: no code from a previous run is taken for this one's.
+              .redirectError(ProcessBuilder.Redirect.to(exit.toFile()));
+      builder.environment().clear();
+      builder.environment().putAll(TOOL_ENV);
+      return builder.start().toHandle();
+    } finally {
+      // The replica holds it open as its stdin now; nobody else needs the values on disk.
+      Files.deleteIfExists(envFile);
+    }
+  }
+
+  /** {@code NAME=value} records, each ended by a NUL: what the wrapper reads with read -d ''. */
+  static byte[] nulSeparated(Map<String, String> env) {
+    var text = new StringBuilder();
+    env.forEach(
+        (name, value) -> {
+          if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(
+                "environment variable name '"
+                    + printable(name)
+                    + "' cannot be passed to a process");
+          }
+          if (value.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(
+                "environment variable " + name + " cannot be passed to a process: it holds a NUL");
+          }
+          text.append(name).append('=').append(value).append('\0');
+        });
+    return text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static Map<String, String> inherited(Map<String, String> gatewayEnv) {

@@ -11,6 +11,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,7 +92,8 @@ final class Sandbox {
     String why = "the configuration says sandbox: none";
     if (mode == SandboxMode.AUTO) {
       var users = root ? usersMissing() : "the gateway does not run as root";
-      var bubblewrap = users == null ? null : Bubblewrap.missing();
+      // As root, bubblewrap needs the users sandbox's tools too (see below).
+      var bubblewrap = users == null ? null : root ? users : Bubblewrap.missing(null);
       mode =
           users == null
               ? SandboxMode.USERS
@@ -103,7 +106,9 @@ final class Sandbox {
       }
       requireNull(usersMissing(), mode);
     } else if (mode == SandboxMode.BUBBLEWRAP) {
-      requireNull(Bubblewrap.missing(), mode);
+      // As root, bwrap alone would run the replicas as root: they get a uid of their own first.
+      requireNull(root ? usersMissing() : null, mode);
+      requireNull(Bubblewrap.missing(root ? config.uids().first() : null), mode);
     }
     if (mode == SandboxMode.NONE && !devMode) {
       throw new IllegalStateException(
@@ -162,7 +167,7 @@ final class Sandbox {
    */
   SandboxLease lease(Path attemptDir, Set<Integer> uidsInUse) {
     var work = workDirOf(attemptDir).toString();
-    if (mode != SandboxMode.USERS) {
+    if (mode == SandboxMode.NONE || !root) {
       return new SandboxLease(mode, null, work, null, null);
     }
     var busy = ProcessTree.uidsWithProcesses();
@@ -213,9 +218,11 @@ final class Sandbox {
     if (!root) {
       command.addAll(List.of("--user", "--map-root-user"));
     }
+    // As root (the users sandbox) an IPC namespace too: System V and POSIX message queues of one
+    // attempt are gone with it, never seen by the next attempt that gets its uid.
+    command.addAll(root ? List.of("--net", "--ipc") : List.of("--net"));
     command.addAll(
         List.of(
-            "--net",
             "--",
             "/bin/sh",
             "-c",
@@ -263,19 +270,15 @@ final class Sandbox {
     if (!root) {
       command.addAll(List.of("--preserve-credentials", "--user=" + netns + "user"));
     }
-    command.addAll(List.of("--net=" + netns + "net", "--"));
+    command.add("--net=" + netns + "net");
+    if (root) {
+      command.add("--ipc=" + netns + "ipc");
+    }
+    command.add("--");
+    if (lease.uid() != null) {
+      command.addAll(dropTo(lease.uid()));
+    }
     if (lease.mode() == SandboxMode.USERS) {
-      var id = Integer.toString(lease.uid());
-      command.addAll(
-          List.of(
-              executable("setpriv"),
-              "--reuid=" + id,
-              "--regid=" + id,
-              "--clear-groups",
-              "--no-new-privs",
-              "--inh-caps=-all",
-              "--bounding-set=-all",
-              "--"));
       command.addAll(setsid());
     } else {
       command.addAll(Bubblewrap.command(codeDir, hidden, Path.of(lease.workDir())));
@@ -286,8 +289,10 @@ final class Sandbox {
 
   /**
    * Once the attempt's processes are gone: kills whatever still runs as its uid (a daemon that left
-   * the process tree), stops the network holder and takes the scratch directory back from the uid,
-   * so the next attempt that gets the uid cannot read it.
+   * the process tree), stops the network holder, removes what the uid left in the host's shared
+   * writable directories ({@link #SHARED}) and takes the scratch directory back from the uid, so
+   * the next attempt that gets the uid — perhaps another team's — finds nothing of this one's. With
+   * no process of the uid left, nothing can swap a path under these walks.
    */
   void release(SandboxLease lease) {
     if (lease.holderPid() != null) {
@@ -298,6 +303,9 @@ final class Sandbox {
       return;
     }
     ProcessTree.killUid(lease.uid());
+    for (var shared : SHARED) {
+      removeOwnedBy(shared, lease.uid());
+    }
     var dir = Path.of(lease.workDir());
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
@@ -326,9 +334,87 @@ final class Sandbox {
     }
   }
 
+  /** Directories every local user may write to, where a replica can leave files for the next. */
+  static final List<Path> SHARED =
+      List.of(Path.of("/tmp"), Path.of("/var/tmp"), Path.of("/dev/shm"), Path.of("/run/lock"));
+
+  /**
+   * Deletes every file, link and directory under {@code root} that {@code uid} owns (a directory
+   * once it is empty), never following a link; what others own stays, whatever path leads to it.
+   * The uid has no groups, so it can only have made entries in its own directories and in ones
+   * anybody may write to: only those are walked.
+   */
+  static void removeOwnedBy(Path root, int uid) {
+    if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs)
+                throws IOException {
+              var posix =
+                  Files.readAttributes(d, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+              var ownerUid = (Integer) Files.getAttribute(d, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+              return ownerUid == uid
+                      || posix.permissions().contains(PosixFilePermission.OTHERS_WRITE)
+                  ? FileVisitResult.CONTINUE
+                  : FileVisitResult.SKIP_SUBTREE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+              deleteIfOwned(f, uid);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path f, IOException e) {
+              return FileVisitResult.CONTINUE; // gone meanwhile, or not ours to read
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) {
+              if (!d.equals(root)) {
+                deleteIfOwned(d, uid);
+              }
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot clear what the attempt left in " + root, e);
+    }
+  }
+
+  private static void deleteIfOwned(Path path, int uid) {
+    try {
+      if ((Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS) == uid) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      // Not empty (something of another owner's inside), or gone meanwhile: left as it is.
+    }
+  }
+
   private static void chown(Path path, int uid) throws IOException {
     Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
     Files.setAttribute(path, "unix:gid", uid, LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /** setpriv to {@code uid}: no groups, no capabilities, no way to gain privileges. */
+  static List<String> dropTo(int uid) {
+    var id = Integer.toString(uid);
+    return List.of(
+        executable("setpriv"),
+        "--reuid=" + id,
+        "--regid=" + id,
+        "--clear-groups",
+        "--no-new-privs",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--");
   }
 
   // --wait keeps setsid as the replica's root process even when it has to fork to get a session.

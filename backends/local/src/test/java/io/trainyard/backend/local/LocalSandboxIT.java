@@ -111,9 +111,19 @@ class LocalSandboxIT {
         String.join(
             "\n",
             "echo probe-ran uid=$(id -u)",
+            // The wrapper's first environment is what the sandbox tools had: never the job's.
+            "tr '\\0' '\\n' < /proc/$PPID/environ | grep -q '^PROBE_MARK='"
+                + " && echo 'FOUND the job env among the sandbox tools'",
+            "[ \"$PROBE_MARK\" = job-env-4712 ] && echo job-env-set",
             "touch \"$TRAINYARD_ATTEMPT_DIR/own\" && echo own-dir-writable",
             "for f in /proc/[0-9]*/environ; do",
             "  env=$(tr '\\0' '\\n' < \"$f\" 2>/dev/null) || continue",
+            // The job's own processes, or its wrapper's first environment: the tools' PATH only
+            // (and the PWD bwrap adds).
+            "  tools=$(printf '%s\\n' \"$env\" | grep -v '^PWD=' | grep -vxF '"
+                + ReplicaLauncher.TOOL_ENV.entrySet().iterator().next()
+                + "')",
+            "  [ -z \"$tools\" ] && continue",
             "  case $env in *TRAINYARD_JOB_ID=*) ;; *) echo \"FOUND foreign environ $f\";; esac",
             "  case $env in *" + ENV_MARKER + "*) echo \"FOUND gateway env in $f\";; esac",
             "done",
@@ -134,7 +144,7 @@ class LocalSandboxIT {
     var job =
         shellJob(
             probe,
-            "env: {DATA: "
+            "env: {PROBE_MARK: job-env-4712, DATA: "
                 + temp.resolve("data")
                 + ", SECRETS: "
                 + temp.resolve("secrets")
@@ -150,16 +160,15 @@ class LocalSandboxIT {
     var output = rig.texts(ref, "master-0");
 
     assertThat(status.phase()).as(String.join("\n", output)).isEqualTo(BackendPhase.SUCCEEDED);
-    assertThat(output).contains("own-dir-writable", "probe-done");
+    assertThat(output).contains("own-dir-writable", "job-env-set", "probe-done");
     assertThat(output).noneMatch(line -> line.startsWith("FOUND"));
     assertThat(output)
         .filteredOn(line -> line.startsWith("probe-ran"))
         .singleElement()
         .satisfies(
             line -> {
-              if (backend.sandboxMode() == SandboxMode.USERS) {
-                assertThat(line).isNotEqualTo("probe-ran uid=0");
-              }
+              // As root, bubblewrap runs the replicas as the attempt's uid too, never as root.
+              assertThat(line).isNotEqualTo("probe-ran uid=0");
             });
     // The replica's scratch directory is the gateway's again once the attempt is over.
     assertThat(Files.getAttribute(rig.workDir(ref), "unix:uid"))
@@ -222,6 +231,87 @@ class LocalSandboxIT {
     var secondUid = rig.backendLease(second).uid();
     assertThat(firstUid).isNotEqualTo(secondUid);
     assertThat(List.of(firstUid, secondUid)).allMatch(config().uids()::contains);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"auto", "bubblewrap"})
+  void aJobsLoaderVariablesNeverRunCodeInTheSandboxTools(String sandbox) throws Exception {
+    var gcc = Path.of("/usr/bin/gcc");
+    Assumptions.assumeTrue(Files.isExecutable(gcc), "needs gcc to build the preloaded library");
+    // A library that, loaded into any program, says who ran it: had nsenter, setpriv or bwrap
+    // (root's, or the gateway user's) loaded it, it would run a job's code as them.
+    var dir = temp.resolve("preload");
+    Files.createDirectories(dir);
+    var marks = temp.resolve("marks.txt");
+    Files.writeString(
+        dir.resolve("evil.c"),
+        "#include <stdio.h>\n#include <unistd.h>\n"
+            + "__attribute__((constructor)) static void said(void) {\n"
+            + "  FILE *f = fopen(\""
+            + marks
+            + "\", \"a\"); if (f) { fprintf(f, \"uid=%d\\n\", (int) getuid()); fclose(f); }\n}\n");
+    var built =
+        new ProcessBuilder(
+                gcc.toString(),
+                "-shared",
+                "-fPIC",
+                "-o",
+                dir.resolve("evil.so").toString(),
+                dir.resolve("evil.c").toString())
+            .inheritIO()
+            .start();
+    assertThat(built.waitFor()).isZero();
+    rig.reopen(rig.config().withSandbox(sandbox, temp.resolve("work").toString()));
+
+    var ref =
+        rig.submit(
+            shellJob(
+                "echo ran",
+                "env: {LD_PRELOAD: " + dir.resolve("evil.so") + ", GCONV_PATH: " + dir + "}",
+                "master: 1"));
+
+    assertThat(rig.awaitEnd(ref).phase()).isEqualTo(BackendPhase.SUCCEEDED);
+    assertThat(rig.texts(ref, "master-0")).contains("ran");
+    assertThat(marks).as("nothing ran the job's library outside the sandbox").doesNotExist();
+  }
+
+  @Test
+  void theUsersSandboxLeavesNothingOfAnAttemptForTheNextOneOnItsUid() throws Exception {
+    var backend = rig.backend();
+    Assumptions.assumeTrue(backend.sandboxMode() == SandboxMode.USERS);
+    // A process that keeps changing its pid (each generation forks the next and exits), and files
+    // in the host's shared writable directories.
+    var leaver =
+        String.join(
+            "\n",
+            "setsid bash -c 'h() { sleep 0.005; h & exit 0; }; h' >/dev/null 2>&1 </dev/null &",
+            "echo left > /tmp/ty-left-$TRAINYARD_JOB_ID",
+            "echo left > /dev/shm/ty-left-$TRAINYARD_JOB_ID",
+            "mkdir -p /var/tmp/ty-left-$TRAINYARD_JOB_ID/d && echo left > /var/tmp/ty-left-$TRAINYARD_JOB_ID/d/f",
+            "sleep 0.5",
+            "exit 0");
+    var job = shellJob(leaver, "", "master: 1");
+    var ref = rig.submit(job);
+    var status = rig.awaitEnd(ref);
+    assertThat(status.phase())
+        .as(status.reason() + "\n" + rig.texts(ref, "master-0"))
+        .isEqualTo(BackendPhase.SUCCEEDED);
+    int uid = rig.backendLease(ref).uid();
+
+    var deadline = System.nanoTime() + 10_000_000_000L;
+    while (ProcessTree.uidsWithProcesses().contains(uid) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    // Still none a while later: nothing got away to come back.
+    Thread.sleep(500);
+    assertThat(ProcessTree.uidsWithProcesses()).doesNotContain(uid);
+    for (var left :
+        List.of(
+            Path.of("/tmp/ty-left-" + job.jobId()),
+            Path.of("/dev/shm/ty-left-" + job.jobId()),
+            Path.of("/var/tmp/ty-left-" + job.jobId()))) {
+      assertThat(left).doesNotExist();
+    }
   }
 
   @Test
