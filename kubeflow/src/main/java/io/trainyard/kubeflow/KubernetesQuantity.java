@@ -60,16 +60,17 @@ final class KubernetesQuantity {
     if (suffix == null) {
       return bounded(number);
     }
-    if (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E') {
-      // Checked before scaling: 1e999999999 would otherwise print as a billion digits.
-      var exponent = new BigDecimal(suffix.substring(1));
-      if (exponent.abs().compareTo(BigDecimal.valueOf(InputLimits.MAX_EXPONENT)) > 0
-          || exponent.stripTrailingZeros().scale() > 0) {
-        return Optional.empty();
-      }
-      return bounded(number.scaleByPowerOfTen(exponent.intValueExact()));
+    var scale = SUFFIXES.get(suffix); // first: E and Ei are exa and exbi, not exponents
+    if (scale != null) {
+      return bounded(number.multiply(scale));
     }
-    return bounded(number.multiply(SUFFIXES.get(suffix)));
+    // An exponent: checked before scaling: 1e999999999 would otherwise print as a billion digits.
+    var exponent = new BigDecimal(suffix.substring(1));
+    if (exponent.abs().compareTo(BigDecimal.valueOf(InputLimits.MAX_EXPONENT)) > 0
+        || exponent.stripTrailingZeros().scale() > 0) {
+      return Optional.empty();
+    }
+    return bounded(number.scaleByPowerOfTen(exponent.intValueExact()));
   }
 
   /** Quantities beyond 1e±30 (plus a suffix's 1e18) are refused as not being quantities. */

@@ -19,7 +19,14 @@ class KubernetesQuantityTest {
     "1e3, 1000",
     "2E-3, 0.002",
     "100n, 0.0000001",
-    ".5, 0.5"
+    ".5, 0.5",
+    // Exa and exbi: a suffix, not an exponent (these answered 500).
+    "1E, 1000000000000000000",
+    "+1E, 1000000000000000000",
+    ".5E, 500000000000000000",
+    "1Ei, 1152921504606846976",
+    "0.5Ei, 576460752303423488",
+    "1E3, 1000"
   })
   void readsKubernetesQuantities(String text, String value) {
     assertThat(KubernetesQuantity.value(TextNode.valueOf(text)))

@@ -1,6 +1,7 @@
 package io.trainyard.gateway.algorithms;
 
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.InputLimits;
 import io.trainyard.spi.spec.JobSpec;
 import io.trainyard.spi.spec.JobSpecValidator;
 import io.trainyard.spi.spec.ObjectMeta;
@@ -17,6 +18,12 @@ import java.util.regex.Pattern;
  * and its hyperparameter schema for names, types, ranges and defaults that fit them. Stateless.
  */
 public final class AlgorithmDefinitionCheck {
+  private static final String OUT_OF_RANGE =
+      "is out of range: a number's magnitude must lie between 1e-"
+          + InputLimits.MAX_EXPONENT
+          + " and 1e"
+          + InputLimits.MAX_EXPONENT;
+
   /** A name training code can take as {@code --name=value} (argparse, absl, click). */
   private static final Pattern HYPERPARAMETER_NAME =
       Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
@@ -116,6 +123,17 @@ public final class AlgorithmDefinitionCheck {
       if (!numeric && (h.min() != null || h.max() != null)) {
         errors.add(new FieldError(at, "min and max apply to int and float only"));
       }
+      // A bound written as a string ("1e999999999") reaches here unchecked by the reader; the
+      // default is not compared with it then (its message would spell the bound out).
+      var boundsInRange = true;
+      if (h.min() != null && !InputLimits.inRange(h.min())) {
+        errors.add(new FieldError(at + ".min", OUT_OF_RANGE));
+        boundsInRange = false;
+      }
+      if (h.max() != null && !InputLimits.inRange(h.max())) {
+        errors.add(new FieldError(at + ".max", OUT_OF_RANGE));
+        boundsInRange = false;
+      }
       if (h.min() != null && h.max() != null && h.min().compareTo(h.max()) > 0) {
         errors.add(new FieldError(at + ".min", "must not be above max"));
       }
@@ -126,7 +144,7 @@ public final class AlgorithmDefinitionCheck {
       } else if (!h.values().isEmpty()) {
         errors.add(new FieldError(at + ".values", "apply to an enum only"));
       }
-      if (h.defaultValue() != null) {
+      if (h.defaultValue() != null && boundsInRange) {
         try {
           HyperparameterValues.checked(h, h.defaultValue());
         } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package io.trainyard.gateway.algorithms;
 
+import io.trainyard.spi.spec.InputLimits;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
@@ -69,6 +70,19 @@ final class HyperparameterValues {
   }
 
   private static BigDecimal number(Object value, String what) {
+    var n = unbounded(value, what);
+    // 1e999999999 as a whole number would be a billion digits: refused before it is spelled out.
+    if (!InputLimits.inRange(n)) {
+      throw new IllegalArgumentException(
+          "is out of range: a number's magnitude must lie between 1e-"
+              + InputLimits.MAX_EXPONENT
+              + " and 1e"
+              + InputLimits.MAX_EXPONENT);
+    }
+    return n;
+  }
+
+  private static BigDecimal unbounded(Object value, String what) {
     if (value instanceof BigDecimal d) {
       return d;
     }
@@ -85,7 +99,7 @@ final class HyperparameterValues {
     if (value instanceof Number n) {
       return BigDecimal.valueOf(n.longValue());
     }
-    if (value instanceof String s && s.length() <= 64) {
+    if (value instanceof String s && s.length() <= InputLimits.MAX_NUMBER_CHARS) {
       try {
         return new BigDecimal(s.strip().replace("_", ""));
       } catch (NumberFormatException e) {

@@ -69,13 +69,13 @@ public final class SpendResource {
       throw ApiException.field(ErrorCode.MALFORMED, "until", "must be after since");
     }
     var g = granularity(granularity);
-    int buckets = SpendReporter.buckets(g, from, to).size();
-    if (buckets > (g == SpendReporter.Granularity.DAY ? MAX_DAYS : MAX_MONTHS)) {
+    int max = g == SpendReporter.Granularity.DAY ? MAX_DAYS : MAX_MONTHS;
+    if (SpendReporter.count(g, from, to, max) > max) {
       throw ApiException.field(
           ErrorCode.MALFORMED,
           "since",
-          "the window holds "
-              + buckets
+          "the window holds more than "
+              + max
               + " "
               + g.name().toLowerCase(Locale.ROOT)
               + "s; at most "

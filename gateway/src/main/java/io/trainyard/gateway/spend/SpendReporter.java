@@ -50,6 +50,18 @@ public final class SpendReporter {
 
   private SpendReporter() {}
 
+  /**
+   * How many buckets {@code [since, until)} holds, counted no further than {@code limit + 1}: a
+   * window of a billion years costs as little as one of a year to refuse.
+   */
+  public static int count(Granularity g, Instant since, Instant until, int limit) {
+    int n = 0;
+    for (var t = since; t.isBefore(until) && n <= limit; t = g.next(t)) {
+      n++;
+    }
+    return n;
+  }
+
   /** The bucket starts of {@code [since, until)}: since, then each day or month boundary. */
   public static List<Instant> buckets(Granularity g, Instant since, Instant until) {
     var starts = new ArrayList<Instant>();

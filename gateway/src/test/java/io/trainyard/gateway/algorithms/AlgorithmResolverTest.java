@@ -281,6 +281,46 @@ class AlgorithmResolverTest {
         new AlgorithmDefinition(
             Framework.PYTORCH, "img", null, null, null, null, null, null, "a\u0000b");
     assertThat(check.errors(nul)).extracting(FieldError::field).containsExactly("description");
+    // Bounds written as strings skip the reader's number limits: 1e999999999 was spelled out as a
+    // billion digits in the error.
+    var huge =
+        new AlgorithmDefinition(
+            Framework.PYTORCH,
+            "img",
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(
+                new HyperparameterSpec(
+                    "steps",
+                    HyperparameterType.INT,
+                    null,
+                    new BigDecimal("1e999999999"),
+                    new BigDecimal("-1e-999999999"),
+                    null,
+                    null,
+                    null)),
+            null);
+    assertThat(check.errors(huge))
+        .extracting(FieldError::field)
+        .contains("hyperparameters[0].min", "hyperparameters[0].max");
+  }
+
+  @Test
+  void aHyperparameterValueBeyondTheNumberLimitsIsRefusedWithoutSpellingItOut() {
+    var e =
+        thrown(
+            "nlp",
+            "spec: {algorithm: bert, hyperparameters: {dataset: x, epochs: \"1e999999999\"}}");
+    assertThat(e.errors())
+        .singleElement()
+        .satisfies(
+            error -> {
+              assertThat(error.field()).isEqualTo("spec.hyperparameters.epochs");
+              assertThat(error.message()).startsWith("is out of range");
+            });
   }
 
   private AlgorithmResolver.Resolved resolve(String team, String yaml) {

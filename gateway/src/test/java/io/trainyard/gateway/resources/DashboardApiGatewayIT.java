@@ -220,6 +220,20 @@ class DashboardApiGatewayIT {
     assertField(
         client.get("/v1/spend?since=2000-01-01T00:00:00Z&until=2026-01-01T00:00:00Z", nlpAdmin),
         "since");
+    // The earliest instant there is: refused without walking a billion years day by day (this
+    // used to run until the heap was gone).
+    for (var granularity : List.of("day", "month")) {
+      assertField(
+          client.get(
+              "/v1/spend?granularity=" + granularity + "&since=-999999999-01-01T00:00:00Z",
+              nlpAdmin),
+          "since");
+      assertField(
+          client.get(
+              "/v1/spend?granularity=" + granularity + "&until=%2B999999999-12-31T00:00:00Z",
+              nlpAdmin),
+          "since");
+    }
   }
 
   @Test
