@@ -255,7 +255,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     auth.registerWith(environment);
     var router =
         new Router(prices, config.getDefaultEstimatedHours(), config.getRouting().estimator());
-    var service = new JobService(router, backends, teams, store, json, clock).withTracing(tracing);
+    var service =
+        new JobService(router, backends, teams, store, json, clock)
+            .withTracing(tracing)
+            .withQuoteTimeout(config.getBackendHealth().getQuoteTimeout().toJavaDuration());
     var metricTokens = new MetricTokens(metricStore, clock);
     var logMetrics = new LogMetrics(metricStore, clock);
     var publicUrl = new PublicUrl(config.getGateway().getPublicUrl());

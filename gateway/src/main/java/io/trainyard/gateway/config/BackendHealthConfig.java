@@ -12,6 +12,7 @@ public class BackendHealthConfig {
   @NotNull private Duration checkEvery = Duration.seconds(30);
   @NotNull private Duration timeout = Duration.seconds(10);
   @NotNull private Duration retryStartEvery = Duration.seconds(30);
+  @NotNull private Duration quoteTimeout = Duration.seconds(5);
 
   /** How often every backend's health is probed. */
   public Duration getCheckEvery() {
@@ -38,6 +39,18 @@ public class BackendHealthConfig {
 
   public void setRetryStartEvery(Duration retryStartEvery) {
     this.retryStartEvery = retryStartEvery;
+  }
+
+  /**
+   * The longest a backend may take to propose placements for a quote or a submission; a backend
+   * slower than that is left out of that decision (unavailable for now), the others are not held.
+   */
+  public Duration getQuoteTimeout() {
+    return quoteTimeout;
+  }
+
+  public void setQuoteTimeout(Duration quoteTimeout) {
+    this.quoteTimeout = quoteTimeout;
   }
 
   public BackendRegistry.Settings toSettings() {

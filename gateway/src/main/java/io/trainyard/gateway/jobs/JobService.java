@@ -8,6 +8,7 @@ import io.trainyard.cost.RoutingDecision;
 import io.trainyard.gateway.audit.AuditActors;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.backends.BackendRegistry;
+import io.trainyard.gateway.backends.BoundedCalls;
 import io.trainyard.gateway.db.IdempotencyKey;
 import io.trainyard.gateway.db.InsertResult;
 import io.trainyard.gateway.db.JobEvent;
@@ -21,10 +22,12 @@ import io.trainyard.gateway.queue.QueueDispatcher;
 import io.trainyard.gateway.queue.QueuePriority;
 import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.spi.JobState;
+import io.trainyard.spi.Proposals;
 import io.trainyard.spi.Rejection;
 import io.trainyard.spi.spec.ObjectMeta;
 import io.trainyard.spi.spec.TrainingJob;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -53,6 +56,12 @@ public final class JobService {
   private final Clock clock;
   private volatile GatewayTracing tracing = GatewayTracing.off();
 
+  /** Quotes left unanswered per backend before it is no longer asked until one returns. */
+  static final int MAX_UNANSWERED_QUOTES = 8;
+
+  private final BoundedCalls quoteCalls = new BoundedCalls("backend-quote", MAX_UNANSWERED_QUOTES);
+  private volatile Duration quoteTimeout = Duration.ofSeconds(5);
+
   public JobService(
       Router router,
       BackendRegistry backends,
@@ -66,6 +75,12 @@ public final class JobService {
     this.store = store;
     this.json = json;
     this.clock = clock;
+  }
+
+  /** How long a backend may take to propose placements before a quote goes on without it. */
+  public JobService withQuoteTimeout(Duration timeout) {
+    this.quoteTimeout = timeout;
+    return this;
   }
 
   /** Spans for route and persist (docs/observability.md "Traces"); set before serving. */
@@ -88,16 +103,32 @@ public final class JobService {
     return tracing.inSpan(
         "route",
         () -> {
-          var quotes = new ArrayList<BackendQuote>();
           var waiting = store.waitingByBackend();
+          // Every backend is asked at once, each bounded by the same deadline: a backend whose
+          // calls hang costs a quote at most quoteTimeout, and only its own offer.
+          var deadline = System.nanoTime() + quoteTimeout.toNanos();
+          var asked = new ArrayList<Object>();
           for (var entry : backends.all()) {
-            quotes.add(GatewayQueueAhead.add(quoteOne(team, job, entry), waiting));
+            var answered = answeredWithoutAsking(team, entry);
+            asked.add(answered != null ? answered : ask(job, entry));
+          }
+          var quotes = new ArrayList<BackendQuote>();
+          for (int i = 0; i < asked.size(); i++) {
+            var quote =
+                asked.get(i) instanceof BackendQuote q
+                    ? q
+                    : awaitQuote((Asked) asked.get(i), deadline);
+            quotes.add(GatewayQueueAhead.add(quote, waiting));
           }
           return router.route(job.spec(), quotes);
         });
   }
 
-  private BackendQuote quoteOne(String team, TrainingJob job, BackendRegistry.Entry entry) {
+  /** A backend's placements being asked for. */
+  private record Asked(BackendRegistry.Entry entry, BoundedCalls.Pending<Proposals> pending) {}
+
+  /** The backend's quote when it need not be asked (refused for the team, known down); or null. */
+  private BackendQuote answeredWithoutAsking(String team, BackendRegistry.Entry entry) {
     var config = entry.config();
     var kind = entry.backend().kind();
     var refusal = teams.refusal(team, entry);
@@ -114,24 +145,41 @@ public final class JobService {
       return BackendQuote.unavailable(
           config.id(), kind, config.region(), down, Rejection.Kind.NOT_NOW);
     }
+    return null;
+  }
+
+  private Object ask(TrainingJob job, BackendRegistry.Entry entry) {
+    try {
+      return new Asked(
+          entry,
+          quoteCalls.start(
+              entry.config().id(), () -> entry.backend().placements(job.spec()), null));
+    } catch (BoundedCalls.NoAnswer e) {
+      return notNow(entry, "could not propose a placement: " + e.getMessage());
+    }
+  }
+
+  private BackendQuote awaitQuote(Asked asked, long deadline) {
+    var config = asked.entry().config();
     try {
       return new BackendQuote(
           config.id(),
-          kind,
+          asked.entry().backend().kind(),
           config.region(),
           config.hipaaEligible(),
           config.discountPct(),
-          entry.backend().placements(job.spec()),
+          asked.pending().await(deadline, quoteTimeout),
           null);
     } catch (RuntimeException e) {
       // A backend that fails to answer is in trouble, not a verdict on the spec.
-      return BackendQuote.unavailable(
-          config.id(),
-          kind,
-          config.region(),
-          "could not propose a placement: " + e.getMessage(),
-          Rejection.Kind.NOT_NOW);
+      return notNow(asked.entry(), "could not propose a placement: " + e.getMessage());
     }
+  }
+
+  private static BackendQuote notNow(BackendRegistry.Entry entry, String why) {
+    var config = entry.config();
+    return BackendQuote.unavailable(
+        config.id(), entry.backend().kind(), config.region(), why, Rejection.Kind.NOT_NOW);
   }
 
   /**

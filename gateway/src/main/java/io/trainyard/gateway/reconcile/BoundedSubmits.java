@@ -1,25 +1,15 @@
 package io.trainyard.gateway.reconcile;
 
-import io.opentelemetry.context.Context;
+import io.trainyard.gateway.backends.BoundedCalls;
 import io.trainyard.gateway.logging.LogEscape;
-import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
 import io.trainyard.spi.ExternalRef;
 import io.trainyard.spi.TrainingBackend;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * Submits with a deadline, so that a backend whose calls hang (a cluster or cloud API that accepts
@@ -39,9 +29,9 @@ import org.slf4j.MDC;
  *       have cleaned up before the object existed.
  * </ul>
  *
- * <p>At most {@link #MAX_UNANSWERED} calls per backend are left waiting; beyond that a submit is
- * refused at once without calling the backend, so a hung backend cannot take threads without bound.
- * A zero timeout calls the backend on the caller's thread, without a deadline. Thread-safe.
+ * <p>At most {@link #MAX_UNANSWERED} calls per backend are left waiting ({@link BoundedCalls});
+ * beyond that a submit is refused at once without calling the backend. A zero timeout calls the
+ * backend on the caller's thread, without a deadline. Thread-safe.
  */
 final class BoundedSubmits {
   private static final Logger LOG = LoggerFactory.getLogger(BoundedSubmits.class);
@@ -49,88 +39,45 @@ final class BoundedSubmits {
   /** Unanswered submits per backend before further ones are refused without a call. */
   static final int MAX_UNANSWERED = 8;
 
-  /** The submit did not answer in time, or too many before it are still unanswered. */
-  static final class NoAnswer extends RuntimeException {
-    NoAnswer(String message) {
-      super(message, null, false, false);
-    }
-  }
-
   private record Key(String jobId, int attempt) {}
 
   private final Duration timeout;
-  private final Map<String, AtomicInteger> unanswered = new ConcurrentHashMap<>();
   private final Set<Key> inFlight = ConcurrentHashMap.newKeySet();
-  private final ExecutorService calls;
+  private final BoundedCalls calls;
 
   BoundedSubmits(Duration timeout) {
     this.timeout = timeout;
-    this.calls =
-        timeout.isZero()
-            ? null
-            : Executors.newCachedThreadPool(
-                r -> {
-                  var t = new Thread(r, "backend-submit");
-                  t.setDaemon(true);
-                  return t;
-                });
+    this.calls = timeout.isZero() ? null : new BoundedCalls("backend-submit", MAX_UNANSWERED);
   }
 
   /**
    * {@code backend.submit(attempt)}, answered within the timeout.
    *
-   * @throws NoAnswer when it was not (the call goes on without its caller)
+   * @throws BoundedCalls.NoAnswer when it was not (the call goes on without its caller)
    */
   ExternalRef submit(String backendId, TrainingBackend backend, BackendJob attempt) {
     if (calls == null) {
       return backend.submit(attempt);
     }
-    var waiting = unanswered.computeIfAbsent(backendId, id -> new AtomicInteger());
-    if (waiting.get() >= MAX_UNANSWERED) {
-      throw new NoAnswer(
-          waiting.get() + " earlier submits to " + backendId + " have not answered yet");
-    }
     var key = new Key(attempt.jobId(), attempt.attempt());
+    var pending =
+        calls.start(
+            backendId,
+            () -> backend.submit(attempt),
+            (ref, failure) -> answeredLate(key, backend, attempt, ref, failure));
     inFlight.add(key);
-    var mdc = MDC.getCopyOfContextMap();
-    Future<ExternalRef> answer =
-        calls.submit(
-            Context.current()
-                .wrap(
-                    () -> {
-                      if (mdc != null) {
-                        MDC.setContextMap(mdc);
-                      }
-                      try {
-                        return backend.submit(attempt);
-                      } finally {
-                        MDC.clear();
-                      }
-                    }));
     try {
-      var ref = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      var ref = pending.await(System.nanoTime() + timeout.toNanos(), timeout);
       inFlight.remove(key);
       return ref;
-    } catch (TimeoutException e) {
-      waiting.incrementAndGet();
-      calls.execute(() -> awaitLate(answer, key, waiting, backend, attempt));
-      throw new NoAnswer("no answer to the submit within " + timeout.toMillis() + " ms");
-    } catch (ExecutionException e) {
+    } catch (BoundedCalls.NoAnswer e) {
+      throw new BoundedCalls.NoAnswer(
+          "no answer to the submit within " + timeout.toMillis() + " ms");
+    } catch (RuntimeException | Error e) {
+      // Refused, failed, or interrupted (stopping: the job keeps this attempt, and the next replica
+      // submits it again, idempotently).
       inFlight.remove(key);
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      // Stopping: the job keeps this attempt (the next replica submits it again, idempotently),
-      // so a late object is its own and is not cancelled.
-      answer.cancel(true);
-      inFlight.remove(key);
-      Thread.currentThread().interrupt();
-      throw new BackendException.Retryable("the submit was interrupted: stopping", null);
+      throw e;
     }
   }
 
@@ -139,37 +86,31 @@ final class BoundedSubmits {
     return inFlight.contains(new Key(jobId, attempt));
   }
 
-  /** Waits, on a thread of the pool, for a submit its caller has given up on. */
-  private void awaitLate(
-      Future<ExternalRef> answer,
-      Key key,
-      AtomicInteger waiting,
-      TrainingBackend backend,
-      BackendJob attempt) {
+  /** A submit its caller gave up on has returned: what it made is cancelled at once. */
+  private void answeredLate(
+      Key key, TrainingBackend backend, BackendJob attempt, ExternalRef ref, Throwable failure) {
     try {
-      var ref = answer.get();
+      if (failure != null) {
+        LOG.info(
+            "job {}: the submit of attempt {} failed after its caller gave up: {}",
+            key.jobId(),
+            key.attempt(),
+            LogEscape.of(String.valueOf(failure.getMessage())));
+        return;
+      }
       LOG.info(
           "job {}: the submit of attempt {} answered after its caller gave up; cancelling {}",
           key.jobId(),
           key.attempt(),
           LogEscape.of(ref.name()));
       backend.cancelAttempt(attempt);
-    } catch (ExecutionException e) {
-      LOG.info(
-          "job {}: the submit of attempt {} failed after its caller gave up: {}",
-          key.jobId(),
-          key.attempt(),
-          LogEscape.of(String.valueOf(e.getCause().getMessage())));
     } catch (RuntimeException e) {
       LOG.warn(
           "job {}: could not cancel attempt {}, which answered late; its clean-up will try again",
           key.jobId(),
           key.attempt(),
           LogEscape.throwable(e));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } finally {
-      waiting.decrementAndGet();
       inFlight.remove(key);
     }
   }

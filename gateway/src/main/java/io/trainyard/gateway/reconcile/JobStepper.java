@@ -2,6 +2,7 @@ package io.trainyard.gateway.reconcile;
 
 import io.trainyard.cost.RoutingDecision;
 import io.trainyard.gateway.backends.BackendRegistry;
+import io.trainyard.gateway.backends.BoundedCalls;
 import io.trainyard.gateway.db.JobEvent;
 import io.trainyard.gateway.db.JobRow;
 import io.trainyard.gateway.db.JobStore;
@@ -266,7 +267,7 @@ public final class JobStepper {
         backends.markUnhealthy(job.backendId(), e.getMessage());
       }
       failover.apply(job, owner, decision, job.backendId() + " refused: " + e.getMessage());
-    } catch (BoundedSubmits.NoAnswer e) {
+    } catch (BoundedCalls.NoAnswer e) {
       // Hanging, not refusing: down for every job until a probe passes; this one moves on, and the
       // attempt it leaves is cleaned up once the call returns.
       backends.markUnhealthy(job.backendId(), e.getMessage());

@@ -3,6 +3,7 @@ package io.trainyard.gateway.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainyard.gateway.backends.BoundedCalls;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.spi.BackendException;
 import io.trainyard.spi.BackendJob;
@@ -26,9 +27,9 @@ class BoundedSubmitsTest {
       var expected =
           i <= BoundedSubmits.MAX_UNANSWERED
               ? "no answer to the submit within 50 ms"
-              : BoundedSubmits.MAX_UNANSWERED + " earlier submits to cheap have not answered yet";
+              : BoundedSubmits.MAX_UNANSWERED + " earlier calls to cheap have not answered yet";
       assertThatThrownBy(() -> submits.submit("cheap", backend, attempt))
-          .isInstanceOf(BoundedSubmits.NoAnswer.class)
+          .isInstanceOf(BoundedCalls.NoAnswer.class)
           .hasMessage(expected);
     }
     assertThat(backend.submitCalls).as("the last two were not sent").hasSize(8);

@@ -127,8 +127,19 @@ final class FakeBackend implements TrainingBackend {
     return id;
   }
 
+  /** When set, placements wait until it is counted down: a backend whose quotes hang. */
+  volatile java.util.concurrent.CountDownLatch placementsGate;
+
   @Override
   public Proposals placements(JobSpec spec) {
+    var gate = placementsGate;
+    if (gate != null) {
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     return Proposals.of(
         new Placement(
             id,

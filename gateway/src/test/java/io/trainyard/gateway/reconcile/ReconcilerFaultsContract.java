@@ -342,6 +342,31 @@ abstract class ReconcilerFaultsContract {
   }
 
   @Test
+  void aBackendWhoseQuotesHangCostsASubmissionItsDeadlineAndOnlyItsOwnOffer() {
+    cheap.placementsGate = new java.util.concurrent.CountDownLatch(1);
+    service.withQuoteTimeout(Duration.ofMillis(200));
+    try {
+      var job = submit("nlp", "quote-hangs");
+      assertThat(job.backendId()).isEqualTo("dear");
+      var decision = json.read(job.decisionJson(), io.trainyard.cost.RoutingDecision.class);
+      assertThat(json.write(decision)).contains("no answer within 200 ms");
+      // Asked again while the first call still hangs: the same, never more than its share of
+      // threads (the ninth and later are refused without asking).
+      for (int i = 0; i < 9; i++) {
+        assertThat(submit("nlp", "again-" + i).backendId()).isEqualTo("dear");
+      }
+      assertThat(
+              json.write(
+                  json.read(
+                      find(submit("nlp", "tenth")).decisionJson(),
+                      io.trainyard.cost.RoutingDecision.class)))
+          .contains("earlier calls to cheap have not answered yet");
+    } finally {
+      cheap.placementsGate.countDown();
+    }
+  }
+
+  @Test
   void aCleanUpTheBackendCannotDoNowIsTriedAgainAndOneItRefusesIsGivenUp() {
     var job = submit("nlp", "hard-to-clean");
     registry.markUnhealthy("cheap", "probe failed");
