@@ -61,6 +61,17 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
       return malformed(
           new FieldError("body", "is not valid JSON of the expected shape"), requestId);
     }
+    var body = bodyProblem(error);
+    if (body != null) {
+      return respond(
+          body.status(),
+          new ErrorResponse(
+              ErrorCode.forStatus(body.status()).name(),
+              body.error().field() + " " + body.error().message(),
+              List.of(body.error()),
+              requestId,
+              null));
+    }
     if (error instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       var status = web.getResponse().getStatus();
       var code = ErrorCode.forStatus(status);
@@ -80,6 +91,36 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
             List.of(),
             requestId,
             null));
+  }
+
+  private record BodyProblem(int status, FieldError error) {}
+
+  /**
+   * What went wrong reading the request's body, when that is what failed: a body compressed wrongly
+   * for its {@code Content-Encoding}, or one Jetty stopped reading (sent too slowly, cut short).
+   * Found anywhere in the cause chain: readers wrap what they meet.
+   */
+  private static BodyProblem bodyProblem(Throwable error) {
+    for (var e = error; e != null; e = e.getCause() == e ? null : e.getCause()) {
+      if (e instanceof java.util.zip.ZipException) {
+        return new BodyProblem(
+            400,
+            new FieldError(
+                "Content-Encoding", "the body is not what its Content-Encoding says (gzip)"));
+      }
+      if (e instanceof org.eclipse.jetty.http.HttpException bad
+          && bad.getCode() >= 400
+          && bad.getCode() < 500) {
+        return new BodyProblem(
+            bad.getCode(),
+            new FieldError(
+                "body",
+                bad.getCode() == 408
+                    ? "arrived too slowly; send it at once"
+                    : "could not be read: " + ErrorText.printable(bad.getReason())));
+      }
+    }
+    return null;
   }
 
   /**

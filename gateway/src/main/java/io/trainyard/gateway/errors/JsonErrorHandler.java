@@ -38,6 +38,13 @@ public final class JsonErrorHandler extends ErrorHandler {
       code = http.getCode();
       response.setStatus(code);
     }
+    var error = error(code);
+    if (code == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505) {
+      // The caller's request, not the server, is at fault: a 4xx like every other refusal.
+      code = HttpStatus.BAD_REQUEST_400;
+      response.setStatus(code);
+      error = VERSION;
+    }
     var id = UUID.randomUUID().toString();
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     response.getHeaders().put(RequestIds.HEADER, id);
@@ -46,13 +53,19 @@ public final class JsonErrorHandler extends ErrorHandler {
       return true;
     }
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.write(true, ByteBuffer.wrap(body(code, id)), callback);
+    response.write(true, ByteBuffer.wrap(body(code, id, error)), callback);
     return true;
   }
 
+  private static final FieldError VERSION =
+      new FieldError("request", "uses an HTTP version this server does not speak (HTTP/1.1 does)");
+
   static byte[] body(int status, String requestId) {
+    return body(status, requestId, error(status));
+  }
+
+  private static byte[] body(int status, String requestId, FieldError error) {
     var code = ErrorCode.forStatus(status);
-    var error = error(status);
     try {
       return JSON.writeValueAsString(
               new ErrorResponse(
@@ -76,6 +89,7 @@ public final class JsonErrorHandler extends ErrorHandler {
               "could not be read: a malformed request line or header, or an ambiguous path"
                   + " (empty segments, encoded '.', '/' or '\\\\' are refused)");
       case 404 -> new FieldError("path", "names no resource");
+      case 408 -> new FieldError("body", "arrived too slowly, or not at all; send it at once");
       case 405 -> new FieldError("method", "is not allowed on this resource");
       case 406 -> new FieldError("Accept", "names no media type this resource answers in");
       case 413 -> new FieldError("body", "is too large");

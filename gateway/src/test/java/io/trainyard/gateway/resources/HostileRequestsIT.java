@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -194,6 +195,41 @@ class HostileRequestsIT {
     assertThat(garbage.status()).isEqualTo(400);
     assertThat(garbage.isJson()).as(garbage.head()).isTrue();
     assertErrorShape(parse(garbage.body()), "request");
+  }
+
+  @Test
+  void aBodyThatIsNotItsContentEncodingOrAnHttpVersionNotSpokenIsA400() {
+    var gzip =
+        raw.send(
+            ("POST /v1/jobs?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + alice
+                    + "\r\nContent-Type: application/yaml\r\nContent-Encoding: gzip\r\n"
+                    + "Content-Length: 3\r\nConnection: close\r\n\r\nabc")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertThat(gzip.status()).as(gzip.head() + gzip.body()).isEqualTo(400);
+    assertErrorShape(parse(gzip.body()), "Content-Encoding");
+
+    for (var version : List.of("HTTP/1.2", "HTTP/3.0")) {
+      var answer =
+          raw.send(
+              ("GET /v1/jobs " + version + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      assertThat(answer.status()).as(answer.head()).isEqualTo(400);
+      assertErrorShape(parse(answer.body()), "request");
+    }
+  }
+
+  @Test
+  void aBodyTrickledInSlowerThanAKibibyteASecondIsRefusedNotWaitedFor() {
+    var head =
+        ("POST /v1/jobs?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                + alice
+                + "\r\nContent-Type: application/yaml\r\nContent-Length: 100\r\n"
+                + "Connection: close\r\n\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    var answer = raw.sendSlowly(head, "x".repeat(100).getBytes(), Duration.ofMillis(1500));
+    assertThat(answer.status()).as(answer.head() + answer.body()).isEqualTo(408);
+    assertErrorShape(parse(answer.body()), "body");
   }
 
   @ParameterizedTest

@@ -70,6 +70,50 @@ public final class RawHttp {
     }
   }
 
+  /**
+   * Sends {@code head}, then {@code body} one byte per {@code pause}, as a client trickling its
+   * upload would, until the server answers or the body is out; reads the answer.
+   */
+  public Reply sendSlowly(byte[] head, byte[] body, java.time.Duration pause) {
+    try (var socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+      socket.setSoTimeout(60_000);
+      var out = socket.getOutputStream();
+      var in = socket.getInputStream();
+      try {
+        out.write(head);
+        out.flush();
+        for (byte b : body) {
+          out.write(b);
+          out.flush();
+          Thread.sleep(pause.toMillis());
+          if (in.available() > 0) {
+            break; // answered before the body was in
+          }
+        }
+      } catch (IOException e) {
+        // Refused and closed: the answer is what counts.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      var buffer = new ByteArrayOutputStream();
+      var chunk = new byte[8192];
+      try {
+        for (int n; (n = in.read(chunk)) > 0; ) {
+          buffer.write(chunk, 0, n);
+          if (complete(buffer.toString(StandardCharsets.UTF_8))) {
+            break;
+          }
+        }
+      } catch (SocketTimeoutException | java.net.SocketException e) {
+        // What arrived is the answer.
+      }
+      return parse(buffer.toString(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public Reply get(String target, String... headerLines) {
     var request = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     for (var h : headerLines) {
