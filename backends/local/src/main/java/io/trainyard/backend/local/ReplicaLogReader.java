@@ -19,10 +19,14 @@ import java.util.ArrayDeque;
 final class ReplicaLogReader {
   private static final int CHUNK = 64 * 1024;
 
+  /** The longest line handed over; longer ones are left out, with a line saying so. */
+  static final int MAX_LINE = 1 << 20;
+
   private final String replica;
   private final Path file;
   private final ArrayDeque<LogLine> pending = new ArrayDeque<>();
   private long position;
+  private boolean skipping;
 
   ReplicaLogReader(String replica, Path file) {
     this.replica = replica;
@@ -45,6 +49,12 @@ final class ReplicaLogReader {
 
   private void readMore() {
     try (var channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (skipping) {
+        skipRest(channel);
+        if (skipping) {
+          return;
+        }
+      }
       if (channel.size() <= position) {
         return;
       }
@@ -60,14 +70,65 @@ final class ReplicaLogReader {
         }
       }
       if (start == 0 && length == CHUNK) {
-        add(bytes, 0, length); // a line longer than a chunk: hand it over in pieces
-        start = length;
+        longLine(channel, bytes);
+        return;
       }
       position += start;
     } catch (NoSuchFileException e) {
       // the replica has not started yet
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /**
+   * A line longer than a chunk is read whole, up to {@link #MAX_LINE}, so that it is handed over —
+   * and its secrets masked — as one line: pieces would each hold only part of a secret, which no
+   * mask matches. A longer one is left out, saying so (the replica's file still has it).
+   */
+  private void longLine(FileChannel channel, byte[] first) throws IOException {
+    var buffer = ByteBuffer.allocate((int) Math.min(MAX_LINE, channel.size() - position));
+    channel.read(buffer, position);
+    var bytes = buffer.array();
+    for (int i = first.length; i < buffer.position(); i++) {
+      if (bytes[i] == '\n') {
+        add(bytes, 0, i);
+        position += i + 1;
+        return;
+      }
+    }
+    if (buffer.position() < MAX_LINE) {
+      return; // still being written: wait for its end
+    }
+    int stamp = 0;
+    while (stamp < 40 && first[stamp] != ' ') {
+      stamp++;
+    }
+    var note =
+        new String(first, 0, stamp, StandardCharsets.UTF_8)
+            + " [trainyard] a line of more than "
+            + (MAX_LINE >> 20)
+            + " MiB was left out";
+    pending.add(LogLineFormat.parse(replica, note));
+    position += MAX_LINE;
+    skipping = true;
+    skipRest(channel);
+  }
+
+  /** Moves past the rest of a line that was left out, as far as it has been written. */
+  private void skipRest(FileChannel channel) throws IOException {
+    while (channel.size() > position) {
+      var buffer = ByteBuffer.allocate((int) Math.min(CHUNK, channel.size() - position));
+      channel.read(buffer, position);
+      var bytes = buffer.array();
+      for (int i = 0; i < buffer.position(); i++) {
+        if (bytes[i] == '\n') {
+          position += i + 1;
+          skipping = false;
+          return;
+        }
+      }
+      position += buffer.position();
     }
   }
 
