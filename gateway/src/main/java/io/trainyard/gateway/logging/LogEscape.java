@@ -42,6 +42,9 @@ public final class LogEscape {
               || (c >= 0x7f && c <= 0x9f)
               || c == '\u2028'
               || c == '\u2029'
+              // Bidirectional overrides and isolates: they make a line read as something else.
+              || (c >= '\u202a' && c <= '\u202e')
+              || (c >= '\u2066' && c <= '\u2069')
               || Character.isSurrogate(c) && !pairedAt(text, i)) {
             out.append(String.format("\\u%04x", (int) c));
           } else {

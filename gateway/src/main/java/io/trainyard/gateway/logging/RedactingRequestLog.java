@@ -64,12 +64,14 @@ public final class RedactingRequestLog extends ContainerLifeCycle implements Req
   public void log(Request request, Response response) {
     var uri = request.getHttpURI();
     var query = uri.getQuery();
-    var redacted = query == null ? null : redact(query);
-    if (redacted == null || redacted.equals(query)) {
+    var path = uri.getPath();
+    var safeQuery = query == null ? null : redact(query);
+    var safePath = path == null ? null : redact(path);
+    if (java.util.Objects.equals(safeQuery, query) && java.util.Objects.equals(safePath, path)) {
       delegate.log(request, response);
       return;
     }
-    var safe = HttpURI.build(uri).query(redacted).asImmutable();
+    var safe = HttpURI.build(uri).path(safePath).query(safeQuery).asImmutable();
     delegate.log(
         new Request.Wrapper(request) {
           @Override
@@ -80,28 +82,43 @@ public final class RedactingRequestLog extends ContainerLifeCycle implements Req
         response);
   }
 
-  /** {@code query} with the value of every secret parameter replaced. */
-  static String redact(String query) {
-    var out = new StringBuilder(query.length());
-    for (var pair : query.split("&", -1)) {
-      if (!out.isEmpty()) {
-        out.append('&');
-      }
-      var eq = pair.indexOf('=');
-      var name = eq < 0 ? pair : pair.substring(0, eq);
-      if (eq >= 0 && SECRET_PARAMETERS.contains(decodedName(name))) {
-        out.append(name).append('=').append(REDACTED);
-      } else {
-        out.append(pair);
+  /** A JSON Web Token wherever it is (a path, any parameter): its three base64url parts. */
+  private static final java.util.regex.Pattern JWT =
+      java.util.regex.Pattern.compile("eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*");
+
+  /**
+   * {@code text} (a query string, or a path with {@code ;} parameters) with the value of every
+   * secret parameter replaced, whether separated by {@code &} or {@code ;}, and every JWT-shaped
+   * string replaced wherever it stands.
+   */
+  static String redact(String text) {
+    var out = new StringBuilder(text.length());
+    int start = 0;
+    for (int i = 0; i <= text.length(); i++) {
+      if (i == text.length() || text.charAt(i) == '&' || text.charAt(i) == ';') {
+        var pair = text.substring(start, i);
+        var eq = pair.indexOf('=');
+        var name = eq < 0 ? pair : pair.substring(0, eq);
+        if (eq >= 0 && SECRET_PARAMETERS.contains(decodedName(name))) {
+          out.append(name).append('=').append(REDACTED);
+        } else {
+          out.append(pair);
+        }
+        if (i < text.length()) {
+          out.append(text.charAt(i));
+        }
+        start = i + 1;
       }
     }
-    return out.toString();
+    return JWT.matcher(out).replaceAll(REDACTED);
   }
 
   // %5F is "_": a name spelled with escapes is still the same parameter to a server.
   private static String decodedName(String name) {
     try {
+      // Trimmed: "access_token+=" is the same parameter to many servers.
       return java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8)
+          .strip()
           .toLowerCase(Locale.ROOT);
     } catch (IllegalArgumentException e) {
       return name.toLowerCase(Locale.ROOT);

@@ -11,6 +11,7 @@ class LogEscapeTest {
         .isEqualTo("JWT\\r\\nERROR [2026-12-01] admin logged in");
     assertThat(LogEscape.of("a\u2028b\u0085c\u0000d\te\u001b[31m"))
         .isEqualTo("a\\u2028b\\u0085c\\u0000d\\te\\u001b[31m");
+    assertThat(LogEscape.of("kid\u202etxt.exe\u2066x")).isEqualTo("kid\\u202etxt.exe\\u2066x");
   }
 
   @Test

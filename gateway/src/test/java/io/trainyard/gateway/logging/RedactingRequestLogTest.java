@@ -18,6 +18,11 @@ class RedactingRequestLogTest {
           X-Amz-Signature=abc&X-Amz-Credential=k   | X-Amz-Signature=REDACTED&X-Amz-Credential=REDACTED
           limit=10&state=RUNNING                   | limit=10&state=RUNNING
           access_token                             | access_token
+          x=1;access_token=abc                     | x=1;access_token=REDACTED
+          access_token+=abc                        | access_token+=REDACTED
+          /v1/jobs;access_token=abc                | /v1/jobs;access_token=REDACTED
+          jwt=eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl   | jwt=REDACTED
+          /v1/jobs/eyJhbGciOi.eyJzdWIiOi.c2ln/logs | /v1/jobs/REDACTED/logs
           """)
   void secretParametersLoseTheirValuesAndOthersStay(String query, String logged) {
     assertThat(RedactingRequestLog.redact(query)).isEqualTo(logged);
