@@ -42,6 +42,12 @@ final class StartupChecks {
       base.setRegisterDefaultExceptionMappers(false);
       // Followed logs are flushed line by line; a compressor must pass each flush on.
       base.getGzipFilterFactory().setSyncFlush(true);
+      // Nothing here answers OPTIONS (no cross-origin callers): 405 like any other method not
+      // served, rather than Jersey's generated answer behind the role check (403 for everyone).
+      var methods = new java.util.HashSet<>(base.getAllowedMethods());
+      if (methods.remove("OPTIONS")) {
+        base.setAllowedMethods(methods);
+      }
     }
     for (var connector : adminConnectors()) {
       if (connector instanceof HttpConnectorFactory http && http.getBindHost() == null) {

@@ -284,7 +284,17 @@ public class TrainyardConfiguration extends Configuration {
   }
 
   void markZeroConfig() {
+    markZeroConfig(false);
+  }
+
+  /**
+   * @param authModeGiven a {@code dw.auth.mode} override asked for a mode: it is kept (with oidc,
+   *     the issuer is then required as with a file) instead of being silently turned into dev
+   */
+  void markZeroConfig(boolean authModeGiven) {
     zeroConfig = true;
-    auth.setMode(AuthConfig.Mode.DEV);
+    if (!authModeGiven) {
+      auth.setMode(AuthConfig.Mode.DEV);
+    }
   }
 }

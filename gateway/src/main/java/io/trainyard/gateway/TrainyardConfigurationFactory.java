@@ -41,7 +41,7 @@ final class TrainyardConfigurationFactory implements ConfigurationFactory<Trainy
   @Override
   public TrainyardConfiguration build() throws IOException, ConfigurationException {
     var config = overridden() ? yaml().build() : new TrainyardConfiguration();
-    config.markZeroConfig();
+    config.markZeroConfig(System.getProperty(prefix + ".auth.mode") != null);
     return config;
   }
 

@@ -51,4 +51,20 @@ class TrainyardConfigurationFactoryTest {
       System.clearProperty("dw.maxSpecBytes");
     }
   }
+
+  @Test
+  void anAuthModeAskedForWithoutAFileIsKeptNotTurnedIntoDev() throws Exception {
+    System.setProperty("dw.auth.mode", "oidc");
+    try {
+      var config = new TrainyardConfigurationFactory(validator, mapper, "dw").build();
+      assertThat(config.getAuth().getMode())
+          .isEqualTo(io.trainyard.gateway.config.AuthConfig.Mode.OIDC);
+      assertThat(config.isZeroConfig()).isTrue();
+    } finally {
+      System.clearProperty("dw.auth.mode");
+    }
+    var plain = new TrainyardConfigurationFactory(validator, mapper, "dw").build();
+    assertThat(plain.getAuth().getMode())
+        .isEqualTo(io.trainyard.gateway.config.AuthConfig.Mode.DEV);
+  }
 }

@@ -19,6 +19,7 @@ public class LogFollowConfig {
   @NotNull private Duration maxDuration = Duration.minutes(10);
 
   @NotNull private Duration retryAfter = Duration.seconds(10);
+  @NotNull private Duration heartbeat = Duration.seconds(15);
 
   /** Concurrent follows one caller (token subject) may hold on this replica. */
   public int getMaxPerCaller() {
@@ -54,5 +55,17 @@ public class LogFollowConfig {
 
   public void setRetryAfter(Duration retryAfter) {
     this.retryAfter = retryAfter;
+  }
+
+  /**
+   * How long a follow stays silent before it writes a line saying it is still following: a quiet
+   * job's follow whose reader went away is noticed (and its place given back) within two of these.
+   */
+  public Duration getHeartbeat() {
+    return heartbeat;
+  }
+
+  public void setHeartbeat(Duration heartbeat) {
+    this.heartbeat = heartbeat;
   }
 }

@@ -72,6 +72,16 @@ public final class JobLogs {
    */
   public void stream(JobRow job, LogQuery query, LineSink sink, Duration maxFollow)
       throws IOException {
+    stream(job, query, sink, maxFollow, HEARTBEAT);
+  }
+
+  /**
+   * As {@link #stream(JobRow, LogQuery, LineSink, Duration)}, a follow writing a line after {@code
+   * heartbeat} of silence (see {@link Heartbeat}).
+   */
+  public void stream(
+      JobRow job, LogQuery query, LineSink sink, Duration maxFollow, Duration heartbeat)
+      throws IOException {
     var open = new Open();
     if (query.follow()) {
       follows.add(open);
@@ -83,7 +93,16 @@ public final class JobLogs {
         query.follow() && maxFollow != null
             ? CLOSER.schedule(open::expire, maxFollow.toMillis(), TimeUnit.MILLISECONDS)
             : null;
-    var last = new LastSeen(sink, metrics, job.id());
+    var beating = query.follow() ? new Heartbeat(sink, open, heartbeat) : null;
+    var beat =
+        beating == null
+            ? null
+            : CLOSER.scheduleWithFixedDelay(
+                beating::beat,
+                heartbeat.toMillis(),
+                Math.max(1, heartbeat.toMillis() / 3),
+                TimeUnit.MILLISECONDS);
+    var last = new LastSeen(beating != null ? beating : sink, metrics, job.id());
     try {
       stream(job, query, last, open);
     } finally {
@@ -91,15 +110,22 @@ public final class JobLogs {
       if (timer != null) {
         timer.cancel(false);
       }
+      if (beat != null) {
+        beat.cancel(false);
+      }
     }
+    if (open.abandoned()) {
+      return; // nobody is reading
+    }
+    var out = beating != null ? beating : sink;
     var resumeAt = last.at != null ? last.at : query.since() != null ? query.since() : "";
     if (open.shutdown()) {
-      sink.accept(
+      out.accept(
           "--- this gateway is shutting down; resume with follow=true"
               + (resumeAt.toString().isEmpty() ? "" : "&since=" + resumeAt)
               + " (another replica answers) ---");
     } else if (open.expired()) {
-      sink.accept(
+      out.accept(
           "--- follow ended after "
               + maxFollow
               + " (logFollow.maxDuration); resume with follow=true&since="
@@ -151,11 +177,74 @@ public final class JobLogs {
   private final Set<Open> follows = ConcurrentHashMap.newKeySet();
   private volatile boolean closing;
 
+  /** How long a follow may stay silent before it says it is still there, by default. */
+  static final Duration HEARTBEAT = Duration.ofSeconds(15);
+
+  /**
+   * A follow's sink that, after {@code every} without a line, writes one saying it is still
+   * following. A quiet job's follow would otherwise write nothing for hours, so a client that went
+   * away would never be noticed and its follow would keep its thread and its place in the limits
+   * until {@code maxDuration}; the write that fails ends it. Never waits for the follow's own
+   * writes: a beat is skipped while one is under way.
+   */
+  private static final class Heartbeat implements LineSink {
+    private final LineSink sink;
+    private final Open open;
+    private final java.util.concurrent.locks.ReentrantLock writing =
+        new java.util.concurrent.locks.ReentrantLock();
+    private final Duration every;
+    private volatile long lastWrite = System.nanoTime();
+
+    Heartbeat(LineSink sink, Open open, Duration every) {
+      this.sink = sink;
+      this.open = open;
+      this.every = every;
+    }
+
+    @Override
+    public void accept(String line) throws IOException {
+      writing.lock();
+      try {
+        sink.accept(line);
+        lastWrite = System.nanoTime();
+      } finally {
+        writing.unlock();
+      }
+    }
+
+    void beat() {
+      if (System.nanoTime() - lastWrite < every.toNanos() || !writing.tryLock()) {
+        return;
+      }
+      try {
+        var silence =
+            every.toMillis() % 1000 == 0 ? every.toSeconds() + " s" : every.toMillis() + " ms";
+        sink.accept("--- no output for " + silence + "; still following ---");
+        lastWrite = System.nanoTime();
+      } catch (IOException | RuntimeException e) {
+        open.abandon();
+      } finally {
+        writing.unlock();
+      }
+    }
+  }
+
   /** The stream a follow is reading now, and whether its time is up (or the gateway stopping). */
   private static final class Open {
     private LogStream stream;
     private boolean expired;
     private boolean shutdown;
+    private boolean abandoned;
+
+    /** The reader has gone away: ends the follow without a last line. */
+    synchronized void abandon() {
+      abandoned = true;
+      end(false);
+    }
+
+    synchronized boolean abandoned() {
+      return abandoned;
+    }
 
     synchronized void set(LogStream s) {
       stream = s;

@@ -17,12 +17,19 @@ public final class FollowLimits {
    * @param total follows all callers together may hold at once
    * @param maxDuration how long one follow lasts before it ends and the client resumes
    * @param retryAfter what a refused caller is told to wait
+   * @param heartbeat how long a follow stays silent before it writes a line saying it is still
+   *     there (and so finds out whether its reader is)
    */
-  public record Settings(int perCaller, int total, Duration maxDuration, Duration retryAfter) {
+  public record Settings(
+      int perCaller, int total, Duration maxDuration, Duration retryAfter, Duration heartbeat) {
     public Settings {
       if (perCaller < 1 || total < 1) {
         throw new IllegalArgumentException("follow limits must be at least 1");
       }
+    }
+
+    public Settings(int perCaller, int total, Duration maxDuration, Duration retryAfter) {
+      this(perCaller, total, maxDuration, retryAfter, Duration.ofSeconds(15));
     }
   }
 

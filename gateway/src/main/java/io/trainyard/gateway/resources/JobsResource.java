@@ -231,6 +231,9 @@ public final class JobsResource {
     }
     return out -> {
       try {
+        if (follow) {
+          out.flush(); // the answer's head now: a quiet job's follower sees it is connected
+        }
         var writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         logs.stream(
             job,
@@ -240,7 +243,8 @@ public final class JobsResource {
               writer.write('\n');
               writer.flush();
             },
-            follows.settings().maxDuration());
+            follows.settings().maxDuration(),
+            follows.settings().heartbeat());
         writer.flush();
       } finally {
         if (permit != null) {

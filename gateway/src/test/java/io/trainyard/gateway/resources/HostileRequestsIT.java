@@ -220,6 +220,22 @@ class HostileRequestsIT {
   }
 
   @Test
+  void optionsIsAMethodNotServedNotAForbiddenOne() {
+    for (var target : List.of("/v1/jobs", "/openapi.json")) {
+      var answer =
+          raw.send(
+              ("OPTIONS "
+                      + target
+                      + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                      + alice
+                      + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      assertThat(answer.status()).as(answer.head()).isEqualTo(405);
+      assertErrorShape(parse(answer.body()), "method");
+    }
+  }
+
+  @Test
   void aBodyTrickledInSlowerThanAKibibyteASecondIsRefusedNotWaitedFor() {
     var head =
         ("POST /v1/jobs?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "

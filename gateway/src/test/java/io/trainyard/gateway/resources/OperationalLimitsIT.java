@@ -144,7 +144,9 @@ class OperationalLimitsIT {
       // A follow ends after logFollow.maxDuration, saying how to resume.
       var text = readAll(held.get(0));
       assertThat(text).contains("[master-0] started");
-      assertThat(text).containsPattern("--- follow ended after PT3S .*since=\\S+ ---");
+      assertThat(text).containsPattern("--- follow ended after PT10S .*since=\\S+ ---");
+      // A quiet job's follow says now and then that it is still there.
+      assertThat(text).contains("--- no output for 500 ms; still following ---");
       for (var stream : held) {
         readAll(stream);
       }
@@ -159,6 +161,60 @@ class OperationalLimitsIT {
         stream.close();
       }
     }
+  }
+
+  @Test
+  void aQuietJobsFollowWhoseReaderWentAwayGivesItsPlaceBackLongBeforeItsMaximum() throws Exception {
+    var done =
+        client.post(
+            "/v1/jobs",
+            nlpAdmin,
+            "application/yaml",
+            """
+            apiVersion: trainyard.io/v1
+            kind: TrainingJob
+            metadata: {name: follow-done}
+            spec:
+              framework: pytorch
+              image: python:3.11-slim
+              command: [python3, -c, "print('done')"]
+              replicas: {master: 1}
+            """);
+    assertThat(done.status()).as(done.body()).isEqualTo(201);
+    var ended = done.json().get("id").asText();
+    client.awaitState(ended, "SUCCEEDED", nlpAdmin);
+    var quiet = submit(nlpAdmin, "follow-quiet");
+    for (int i = 0; i < 2; i++) {
+      // A client that reads the answer's head, then goes away without a word.
+      try (var socket = new java.net.Socket("127.0.0.1", APP.getLocalPort())) {
+        socket
+            .getOutputStream()
+            .write(
+                ("GET /v1/jobs/"
+                        + quiet
+                        + "/logs?follow=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                        + nlpAdmin
+                        + "\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+        var in =
+            new BufferedReader(
+                new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+        assertThat(in.readLine()).as("the head comes at once, before any line").contains(" 200 ");
+      }
+    }
+    // Both places are held now (the third follow, of a job that has ended, is refused) until the
+    // heartbeats find the readers gone: long before logFollow.maxDuration (10 s).
+    var closed = System.nanoTime();
+    int status = 0;
+    while (System.nanoTime() - closed < Duration.ofSeconds(8).toNanos()) {
+      status = client.get("/v1/jobs/" + ended + "/logs?follow=true", nlpAdmin).status();
+      if (status == 200) {
+        break;
+      }
+      assertThat(status).isEqualTo(429);
+      Thread.sleep(100);
+    }
+    assertThat(status).as("a place given back before logFollow.maxDuration").isEqualTo(200);
   }
 
   @Test
@@ -367,8 +423,9 @@ class OperationalLimitsIT {
           logFollow:
             maxPerCaller: 2
             maxTotal: 3
-            maxDuration: 3s
+            maxDuration: 10s
             retryAfter: 7s
+            heartbeat: 500ms
           server:
             applicationConnectors: [{type: http, port: 0, bindHost: 127.0.0.1}]
             adminConnectors: [{type: http, port: 0}]
