@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
 import io.trainyard.gateway.tracing.GatewayTracing;
+import io.trainyard.kubeflow.DocumentPaths;
 import io.trainyard.kubeflow.KubeflowConversionException;
 import io.trainyard.kubeflow.KubeflowDocuments;
 import io.trainyard.kubeflow.KubeflowReader;
@@ -179,7 +180,7 @@ public final class SpecReader {
       try {
         var conversion =
             TrainJobReader.isTrainJobDocument(tree) ? trainJobs.read(tree) : kubeflow.read(tree);
-        return new ParsedJob(validated(conversion.job()), conversion.warnings());
+        return new ParsedJob(validated(conversion.job(), tree), conversion.warnings());
       } catch (KubeflowConversionException e) {
         throw invalid(e.errors());
       }
@@ -206,9 +207,17 @@ public final class SpecReader {
   }
 
   private TrainingJob validated(TrainingJob job) {
+    return validated(job, null);
+  }
+
+  /**
+   * @param kubeflowDocument the Kubeflow document {@code job} was converted from, whose own paths
+   *     the errors then name; null for a Trainyard spec
+   */
+  private TrainingJob validated(TrainingJob job, JsonNode kubeflowDocument) {
     var errors = validator.validate(job);
     if (!errors.isEmpty()) {
-      throw invalid(errors);
+      throw invalid(kubeflowDocument == null ? errors : DocumentPaths.of(kubeflowDocument, errors));
     }
     return job;
   }

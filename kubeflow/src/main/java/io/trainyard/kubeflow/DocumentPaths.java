@@ -1,0 +1,156 @@
+package io.trainyard.kubeflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainyard.spi.spec.FieldError;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where in a Kubeflow document a value of the spec it was converted into came from, so that an
+ * error the spec's validator finds after conversion ({@code spec.resources.cpus} must be at most
+ * 10,000) names the field the caller wrote ({@code
+ * spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.cpu}). Found by
+ * looking at the document itself, as the readers read it: a replica type's count, its main
+ * container's resources (limits before requests), the run policy, {@code nprocPerNode} / {@code
+ * slotsPerWorker} / {@code numProcPerNode} and the elastic policy; a TrainJob's trainer. A spec
+ * field with no such source keeps its own name.
+ */
+public final class DocumentPaths {
+  private static final Map<String, String> RESOURCE_KEYS =
+      Map.of("cpus", "cpu", "memory", "memory", "gpus", "nvidia.com/gpu");
+
+  private static final Map<String, String> RUN_POLICY =
+      Map.of(
+          "spec.maxRestarts", "backoffLimit",
+          "spec.maxRuntime", "activeDeadlineSeconds",
+          "spec.cleanup.ttlAfterFinished", "ttlSecondsAfterFinished");
+
+  private DocumentPaths() {}
+
+  /**
+   * {@code errors} with each field the document's own where it has one; the message then says which
+   * spec field the value became.
+   */
+  public static List<FieldError> of(JsonNode document, List<FieldError> errors) {
+    var mapped = new ArrayList<FieldError>(errors.size());
+    for (var error : errors) {
+      var source = source(document, error.field());
+      mapped.add(
+          source.isEmpty() || source.get().equals(error.field())
+              ? error
+              : new FieldError(
+                  source.get(), error.message() + " (as " + error.field() + " once converted)"));
+    }
+    return mapped;
+  }
+
+  /** The document path the spec field {@code field} was read from, if it has one. */
+  static Optional<String> source(JsonNode document, String field) {
+    if (document == null || field == null) {
+      return Optional.empty();
+    }
+    if (TrainJobReader.isTrainJobDocument(document)) {
+      return trainJob(document, field);
+    }
+    var kind = KubeflowKind.fromKind(document.path("kind").asText(""));
+    if (kind.isEmpty()) {
+      return Optional.empty();
+    }
+    var spec = document.path("spec");
+    var specsPath = "spec." + kind.get().replicaSpecsField();
+    var specs = spec.path(kind.get().replicaSpecsField());
+    var policy = RUN_POLICY.get(field);
+    if (policy != null) {
+      return Optional.of("spec.runPolicy." + policy);
+    }
+    if (field.equals("spec.processesPerReplica")) {
+      return Optional.of(spec.has("slotsPerWorker") ? "spec.slotsPerWorker" : "spec.nprocPerNode");
+    }
+    if (field.equals("spec.elastic") || field.startsWith("spec.elastic.")) {
+      return Optional.of("spec.elasticPolicy" + field.substring("spec.elastic".length()));
+    }
+    if (field.equals("spec.replicas") || field.equals("spec")) {
+      return Optional.of(specsPath);
+    }
+    var parts = field.split("\\.");
+    if (parts.length == 3 && parts[1].equals("replicas")) {
+      return type(kind.get(), parts[2]).map(t -> specsPath + "." + t + ".replicas");
+    }
+    // spec.resources.<f> (the same for every replica type) or spec.roles.<role>.resources.<f>
+    String role = null;
+    String resource = null;
+    if (parts.length == 3 && parts[1].equals("resources")) {
+      resource = parts[2];
+    } else if (parts.length == 5 && parts[1].equals("roles") && parts[3].equals("resources")) {
+      role = parts[2];
+      resource = parts[4];
+    }
+    var key = resource == null ? null : RESOURCE_KEYS.get(resource);
+    if (key == null) {
+      return Optional.empty();
+    }
+    var types = new ArrayList<String>();
+    if (role != null) {
+      type(kind.get(), role).ifPresent(types::add);
+    } else {
+      specs.fieldNames().forEachRemaining(types::add);
+    }
+    for (var type : types) {
+      var containers = specs.path(type).path("template").path("spec").path("containers");
+      for (int i = 0; i < containers.size(); i++) {
+        var container = containers.get(i);
+        var main =
+            kind.get() == KubeflowKind.MPI_JOB
+                ? i == 0
+                : kind.get().containerName().equals(container.path("name").asText(null));
+        if (!main) {
+          continue;
+        }
+        var at = specsPath + "." + type + ".template.spec.containers[" + i + "].resources";
+        var found = resourcePath(container.path("resources"), at, key);
+        if (found.isPresent()) {
+          return found;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> trainJob(JsonNode document, String field) {
+    var trainer = document.path("spec").path("trainer");
+    var parts = field.split("\\.");
+    if (parts.length == 3 && parts[1].equals("replicas")) {
+      return Optional.of("spec.trainer.numNodes");
+    }
+    if (field.equals("spec.processesPerReplica")) {
+      return Optional.of("spec.trainer.numProcPerNode");
+    }
+    var resource =
+        parts.length == 3 && parts[1].equals("resources")
+            ? parts[2]
+            : parts.length == 5 && parts[3].equals("resources") ? parts[4] : null;
+    var key = resource == null ? null : RESOURCE_KEYS.get(resource);
+    return key == null
+        ? Optional.empty()
+        : resourcePath(trainer.path("resourcesPerNode"), "spec.trainer.resourcesPerNode", key);
+  }
+
+  private static Optional<String> resourcePath(JsonNode resources, String at, String key) {
+    for (var side : List.of("limits", "requests")) {
+      if (resources.path(side).has(key)) {
+        return Optional.of(at + "." + side + "." + key);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> type(KubeflowKind kind, String role) {
+    try {
+      return Optional.of(kind.replicaType(role));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}
