@@ -58,12 +58,43 @@ public final class KubeflowDocuments {
    *     document or an ambiguous mapping (see the class comment)
    */
   public static JsonNode parseSingle(byte[] body) {
+    checkUtf8(body);
     var json = isJsonObject(body) ? json(body) : null;
     if (json != null) {
       checkJsonScalars(body);
       return json;
     }
     return mayUseAnchors(body) ? readInTwoPasses(body) : readOnce(body);
+  }
+
+  /**
+   * Refuses a body that claims no other encoding (no UTF-16 or UTF-32 byte-order mark or zero bytes
+   * up front) and is not well-formed UTF-8. The parsers are lenient: an overlong form such as
+   * {@code C0 AF} would be read as {@code /}, and CESU-8's surrogate halves as the character they
+   * make — the classic way past a check that looks at bytes.
+   */
+  static void checkUtf8(byte[] body) {
+    if (body.length >= 2
+        && (body[0] == 0 || body[1] == 0 || (body[0] & 0xFF) == 0xFE || (body[0] & 0xFF) == 0xFF)) {
+      return; // UTF-16 or UTF-32: their readers check them
+    }
+    var decoder =
+        java.nio.charset.StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+    var in = java.nio.ByteBuffer.wrap(body);
+    var out = java.nio.CharBuffer.allocate(Math.min(body.length, 8192));
+    while (true) {
+      var result = decoder.decode(in, out, true);
+      if (result.isError()) {
+        throw refused("", "is not valid UTF-8 (at byte " + in.position() + ")");
+      }
+      if (result.isUnderflow()) {
+        return;
+      }
+      out.clear();
+    }
   }
 
   /** The plain pass, then the replaying one: what a body that may hold anchors needs. */

@@ -220,6 +220,36 @@ class KubeflowDocumentsTest {
     assertThat(once).as(what).isEqualTo(twice);
   }
 
+  @Test
+  void overlongAndSurrogateEncodingsAreNotUtf8() {
+    for (var bytes :
+        java.util.List.of(
+            new byte[] {'i', ':', ' ', 'p', 'y', (byte) 0xC0, (byte) 0xAF, 'x'}, // overlong '/'
+            new byte[] {'i', ':', ' ', (byte) 0xE0, (byte) 0x80, (byte) 0xAF}, // overlong '/'
+            new byte[] {
+              'i',
+              ':',
+              ' ',
+              (byte) 0xED,
+              (byte) 0xA0,
+              (byte) 0x80,
+              (byte) 0xED,
+              (byte) 0xB0,
+              (byte) 0x80
+            }, // CESU-8 U+10000
+            new byte[] {'{', '"', 'i', '"', ':', '"', (byte) 0xC0, (byte) 0xAF, '"', '}'})) {
+      assertThatThrownBy(() -> KubeflowDocuments.parseSingle(bytes))
+          .isInstanceOfSatisfying(
+              KubeflowConversionException.class,
+              e ->
+                  assertThat(e.errors().get(0).message())
+                      .startsWith("the body is not valid UTF-8 (at byte"));
+    }
+    // Well-formed UTF-8, a byte-order mark and all, is read as before.
+    var bom = "\uFEFFapiVersion: x\n".getBytes(StandardCharsets.UTF_8);
+    assertThat(KubeflowDocuments.parseSingle(bom).path("apiVersion").asText()).isEqualTo("x");
+  }
+
   private static void assertRefused(String body, String field, String message) {
     assertThatThrownBy(() -> KubeflowDocuments.parseSingle(body.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOfSatisfying(
