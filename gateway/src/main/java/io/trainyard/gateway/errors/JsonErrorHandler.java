@@ -38,7 +38,10 @@ public final class JsonErrorHandler extends ErrorHandler {
       code = http.getCode();
       response.setStatus(code);
     }
-    var error = error(code);
+    var error = code == HttpStatus.BAD_REQUEST_400 ? badHeader(request) : null;
+    if (error == null) {
+      error = error(code);
+    }
     if (code == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505) {
       // The caller's request, not the server, is at fault: a 4xx like every other refusal.
       code = HttpStatus.BAD_REQUEST_400;
@@ -55,6 +58,39 @@ public final class JsonErrorHandler extends ErrorHandler {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body(code, id, error)), callback);
     return true;
+  }
+
+  // Possessive throughout: a header of 8 KiB of blanks must not cost quadratic backtracking.
+  private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]++";
+  private static final String PARAMETER =
+      "\\s*+;\\s*+" + TOKEN + "=(?:" + TOKEN + "|\"(?:[^\"\\\\]|\\\\.)*+\")";
+  private static final java.util.regex.Pattern MEDIA_TYPE =
+      java.util.regex.Pattern.compile(TOKEN + "/" + TOKEN + "(?:" + PARAMETER + ")*+\\s*+");
+  private static final java.util.regex.Pattern QUALITY =
+      java.util.regex.Pattern.compile(
+          ";\\s*q=(?!(?:0(?:\\.\\d{0,3})?|1(?:\\.0{0,3})?)\\s*(?:;|$))");
+
+  /**
+   * The header a 400 is about when Jersey refused a {@code Content-Type} or {@code Accept} it could
+   * not parse (it answers those before any resource or mapper sees the request); null otherwise.
+   */
+  static FieldError badHeader(Request request) {
+    var type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    if (type != null && !MEDIA_TYPE.matcher(type).matches()) {
+      return new FieldError("Content-Type", "is not a media type such as application/yaml");
+    }
+    var accept = request.getHeaders().get(HttpHeader.ACCEPT);
+    if (accept != null) {
+      for (var range : accept.split(",", -1)) {
+        var trimmed = range.strip();
+        if (!trimmed.isEmpty()
+            && (!MEDIA_TYPE.matcher(trimmed).matches() || QUALITY.matcher(trimmed).find())) {
+          return new FieldError(
+              "Accept", "is not a list of media ranges such as application/json;q=0.9");
+        }
+      }
+    }
+    return null;
   }
 
   private static final FieldError VERSION =

@@ -220,6 +220,25 @@ class HostileRequestsIT {
   }
 
   @Test
+  void aHeaderThatDoesNotParseIsNamed() {
+    for (var contentType : List.of("garbage", "application/", ";;;")) {
+      var answer =
+          raw.send(
+              ("POST /v1/jobs?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                      + alice
+                      + "\r\nContent-Type: "
+                      + contentType
+                      + "\r\nContent-Length: 4\r\nConnection: close\r\n\r\na: b")
+                  .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      assertThat(answer.status()).as(answer.head()).isBetween(400, 415);
+      assertErrorShape(parse(answer.body()), "Content-Type");
+    }
+    var accept = raw.get("/v1/jobs", "Authorization: Bearer " + alice, "Accept: */*;q=abc");
+    assertThat(accept.status()).as(accept.head()).isBetween(400, 406);
+    assertErrorShape(parse(accept.body()), "Accept");
+  }
+
+  @Test
   void optionsIsAMethodNotServedNotAForbiddenOne() {
     for (var target : List.of("/v1/jobs", "/openapi.json")) {
       var answer =
