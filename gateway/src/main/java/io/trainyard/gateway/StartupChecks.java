@@ -21,10 +21,6 @@ import java.util.regex.Pattern;
  * reachable from another machine or guard a production database.
  */
 final class StartupChecks {
-  /** The slowest a request body may arrive, unless a connector sets its own. */
-  static final io.dropwizard.util.DataSize MIN_REQUEST_DATA_PER_SECOND =
-      io.dropwizard.util.DataSize.kibibytes(1);
-
   static final String LOOPBACK = "127.0.0.1";
 
   private final TrainyardConfiguration config;
@@ -52,15 +48,6 @@ final class StartupChecks {
     for (var connector : adminConnectors()) {
       if (connector instanceof HttpConnectorFactory http && http.getBindHost() == null) {
         http.setBindHost(LOOPBACK);
-      }
-    }
-    for (var connector : applicationConnectors()) {
-      // A body trickled in a byte every few seconds would hold a request thread for as long as
-      // the sender likes (a few hundred such requests took every thread of every team): bodies
-      // slower than this are refused with 408 unless the configuration says otherwise.
-      if (connector instanceof HttpConnectorFactory http
-          && http.getMinRequestDataPerSecond().toBytes() == 0) {
-        http.setMinRequestDataPerSecond(MIN_REQUEST_DATA_PER_SECOND);
       }
     }
     if (config.isZeroConfig()) {

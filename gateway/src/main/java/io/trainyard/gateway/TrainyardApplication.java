@@ -45,6 +45,7 @@ import io.trainyard.gateway.errors.RequestIds;
 import io.trainyard.gateway.errors.StrictBooleans;
 import io.trainyard.gateway.health.BackendHealthCheck;
 import io.trainyard.gateway.health.ReadinessServlet;
+import io.trainyard.gateway.http.SlowBodyFilter;
 import io.trainyard.gateway.jobs.JobService;
 import io.trainyard.gateway.jobs.SpecReader;
 import io.trainyard.gateway.jobs.StoredJson;
@@ -435,6 +436,13 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
             owner,
             clock);
     environment.lifecycle().manage(audit);
+    var bodies = config.getRequestBodies();
+    environment
+        .servlets()
+        .addFilter(
+            "slow-bodies",
+            new SlowBodyFilter(bodies.getMinRate().toBytes(), bodies.getGrace().toJavaDuration()))
+        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     // Jersey's filters see the caller's address only through this (see SourceAddressFilter).
     environment
         .servlets()

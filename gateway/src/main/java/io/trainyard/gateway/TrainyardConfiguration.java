@@ -16,6 +16,7 @@ import io.trainyard.gateway.config.LogFollowConfig;
 import io.trainyard.gateway.config.MetricsConfig;
 import io.trainyard.gateway.config.PricingConfig;
 import io.trainyard.gateway.config.ReconcilerConfig;
+import io.trainyard.gateway.config.RequestBodyConfig;
 import io.trainyard.gateway.config.RoutingConfig;
 import io.trainyard.gateway.config.TeamConfig;
 import io.trainyard.gateway.config.TracingConfig;
@@ -48,6 +49,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private LogArchiveConfig logArchive = new LogArchiveConfig();
   @Valid @NotNull private BackendHealthConfig backendHealth = new BackendHealthConfig();
   @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
+  @Valid @NotNull private RequestBodyConfig requestBodies = new RequestBodyConfig();
   @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
   @Valid @NotNull private MetricsConfig metrics = new MetricsConfig();
   @Valid @NotNull private TracingConfig tracing = new TracingConfig();
@@ -167,6 +169,16 @@ public class TrainyardConfiguration extends Configuration {
   @JsonProperty
   public void setWebhooks(WebhooksConfig webhooks) {
     this.webhooks = webhooks;
+  }
+
+  @JsonProperty
+  public RequestBodyConfig getRequestBodies() {
+    return requestBodies;
+  }
+
+  @JsonProperty
+  public void setRequestBodies(RequestBodyConfig requestBodies) {
+    this.requestBodies = requestBodies;
   }
 
   @JsonProperty

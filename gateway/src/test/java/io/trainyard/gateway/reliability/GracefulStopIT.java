@@ -77,6 +77,8 @@ class GracefulStopIT {
             .lease(lease)
             .resyncInterval(resync)
             .shutdownGracePeriod("20s")
+            // The in-flight upload below is slow on purpose: it must still be going at the stop.
+            .extraYaml("requestBodies: {grace: 5m}")
             .teams("ml: {backends: [k8s], namespaces: {k8s: " + NAMESPACE + "}}")
             .backends(kubernetes.backendYaml("k8s", dir, kubernetes.url()))
             .start()) {

@@ -59,6 +59,9 @@ class LocalSandboxGatewayIT {
         touch "$TRAINYARD_ATTEMPT_DIR/own" && echo own-dir-writable
         for f in /proc/[0-9]*/environ; do
           env=$(tr '\\0' '\\n' < "$f" 2>/dev/null) || continue
+          # the replica's wrapper started with the sandbox tools' environment: a fixed PATH only
+          tools=$(printf '%%s\\n' "$env" | grep -v '^PWD=' | grep -vxF 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+          [ -z "$tools" ] && continue
           case $env in *TRAINYARD_JOB_ID=*) ;; *) echo "FOUND foreign environ $f";; esac
         done
         ls -a "$DATA" 2>/dev/null | sed 's/^/FOUND listed /'
