@@ -107,6 +107,11 @@ final class ProcessTree {
    */
   static void killUid(int uid) {
     var setpriv = Sandbox.executable("setpriv");
+    if (setpriv != null) {
+      // First without looking: a process that keeps forking and exiting is gone from /proc by
+      // the time its status is read, so a look can miss every one of them.
+      killAllAs(setpriv, uid);
+    }
     for (int round = 0; round < 10; round++) {
       var found =
           ProcessHandle.allProcesses()

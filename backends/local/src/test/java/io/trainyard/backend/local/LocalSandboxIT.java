@@ -298,13 +298,15 @@ class LocalSandboxIT {
         .isEqualTo(BackendPhase.SUCCEEDED);
     int uid = rig.backendLease(ref).uid();
 
-    var deadline = System.nanoTime() + 10_000_000_000L;
-    while (ProcessTree.uidsWithProcesses().contains(uid) && System.nanoTime() < deadline) {
+    // Looked at many times over two seconds: one look can miss a process that lives a few ms.
+    int seen = 0;
+    for (int look = 0; look < 40; look++) {
+      if (ProcessTree.uidsWithProcesses().contains(uid)) {
+        seen++;
+      }
       Thread.sleep(50);
     }
-    // Still none a while later: nothing got away to come back.
-    Thread.sleep(500);
-    assertThat(ProcessTree.uidsWithProcesses()).doesNotContain(uid);
+    assertThat(seen).as("looks that found a process of the attempt's uid").isZero();
     for (var left :
         List.of(
             Path.of("/tmp/ty-left-" + job.jobId()),
