@@ -162,10 +162,33 @@ public final class AccessFeature implements DynamicFeature {
         }
         // The reason is for operators; the caller hears the same words every time.
         // The message quotes the token's own header and claims: the caller's words, escaped.
-        LOG.info("token refused from {}: {}", LogEscape.of(source), LogEscape.of(e.getMessage()));
+        if (firstRefusalThisMinute(source + " " + e.code())) {
+          LOG.info(
+              "token refused from {}: {} (more from it this minute are counted in the audit log,"
+                  + " not logged)",
+              LogEscape.of(source),
+              LogEscape.of(e.getMessage()));
+        }
         failures.refused(source, e.code().name());
         throw new ApiException(ErrorCode.UNAUTHENTICATED, UNAUTHENTICATED);
       }
+    }
+
+    /** Sources (and why) whose refused token was logged, by the minute it was; bounded. */
+    private final java.util.Map<String, Long> refusalLogged =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Whether a refused token from {@code source} is the first this minute: only that one is logged
+     * (a flood of bad tokens would otherwise write a line each; the audit log counts them all).
+     */
+    private boolean firstRefusalThisMinute(String source) {
+      long minute = System.currentTimeMillis() / 60_000;
+      if (refusalLogged.size() >= 10_000) {
+        refusalLogged.clear();
+      }
+      var before = refusalLogged.put(source == null ? "unknown" : source, minute);
+      return before == null || before != minute;
     }
   }
 }
