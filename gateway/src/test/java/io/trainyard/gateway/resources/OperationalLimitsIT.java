@@ -259,6 +259,15 @@ class OperationalLimitsIT {
       var lines =
           appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList().toString();
       assertThat(lines).contains("JWT\\r\\nERROR FORGED").doesNotContain("\n").doesNotContain("\r");
+      // More of the same from the same place this minute: counted by the audit log, not logged.
+      for (int i = 0; i < 5; i++) {
+        assertThat(client.get("/v1/jobs", token).status()).isEqualTo(401);
+      }
+      assertThat(
+              appender.list.stream()
+                  .filter(e -> e.getFormattedMessage().startsWith("token refused from"))
+                  .count())
+          .isEqualTo(1);
     } finally {
       logger.detachAppender(appender);
     }
