@@ -21,6 +21,9 @@ public final class InputLimits {
   /** Characters of a quantity ({@code 32Gi}) or a duration ({@code 1h30m}) string. */
   public static final int MAX_QUANTITY_CHARS = 64;
 
+  /** An image reference: registry, repository (255 at most), tag and digest with room to spare. */
+  public static final int MAX_IMAGE_CHARS = 512;
+
   public static final Duration MAX_DURATION = Duration.ofDays(3650);
   public static final BigDecimal MAX_ESTIMATED_HOURS = BigDecimal.valueOf(87_600);
   public static final BigDecimal MAX_HOURLY_USD = BigDecimal.valueOf(100_000);

@@ -287,11 +287,12 @@ public final class JobSpecValidator {
     if (r.gpuType() != null && r.gpuType().isBlank()) {
       errors.add(new FieldError(at + ".gpuType", "must not be empty (leave it out for any type)"));
     }
-    if (r.cpus() != null && !(r.cpus() > 0 && r.cpus() <= InputLimits.MAX_CPUS)) {
+    // A millicore is the least Kubernetes (and any scheduler) counts: less is no CPU at all.
+    if (r.cpus() != null && !(r.cpus() >= 0.001 && r.cpus() <= InputLimits.MAX_CPUS)) {
       errors.add(
           new FieldError(
               at + ".cpus",
-              "must be a number greater than 0 and at most " + (long) InputLimits.MAX_CPUS));
+              "must be a number from 0.001 (a millicore) to " + (long) InputLimits.MAX_CPUS));
     }
     if (r.memory() != null) {
       try {

@@ -77,8 +77,21 @@ final class TextFieldsValidator {
       Map<String, String> env,
       List<FieldError> errors) {
     line(at + ".image", image, errors);
-    if (image != null && image.chars().anyMatch(Character::isWhitespace)) {
+    if (image != null && image.length() > InputLimits.MAX_IMAGE_CHARS) {
+      errors.add(
+          new FieldError(
+              at + ".image",
+              "is longer than "
+                  + InputLimits.MAX_IMAGE_CHARS
+                  + " characters: not an image reference"));
+    } else if (image != null && image.chars().anyMatch(Character::isWhitespace)) {
       errors.add(new FieldError(at + ".image", "must not contain whitespace"));
+    } else if (image != null && image.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+      // Image references are ASCII (registry, repository, tag, digest): a no-break or zero-width
+      // space, a direction override or a BOM would make two references look alike.
+      errors.add(
+          new FieldError(
+              at + ".image", "must be an image reference of printable ASCII characters"));
     }
     list(at + ".command", command, true, errors);
     list(at + ".args", args, true, errors);

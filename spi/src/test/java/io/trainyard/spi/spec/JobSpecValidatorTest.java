@@ -20,6 +20,14 @@ class JobSpecValidatorTest {
 
   private final JobSpecValidator validator = new JobSpecValidator();
 
+  @org.junit.jupiter.api.Test
+  void anImageLongerThanAnyReferenceIsRefused() {
+    var errors =
+        validator.validate(
+            Specs.parse(apply("spec.image: " + "a".repeat(InputLimits.MAX_IMAGE_CHARS + 1))));
+    assertThat(errors).anySatisfy(e -> assertThat(e.field()).isEqualTo("spec.image"));
+  }
+
   @ParameterizedTest(name = "{0} → {1}")
   @CsvSource(
       delimiter = '|',
@@ -42,7 +50,11 @@ class JobSpecValidatorTest {
           spec.roles: {launcher: {image: x}}                           | spec.roles.launcher             | unknown role
           spec.resources: {gpus: 2, gpuType: ''}                       | spec.resources.gpuType          | must not be empty
           spec.resources: {gpus: -1}                                   | spec.resources.gpus             | between 0 and 64
-          spec.resources: {cpus: 0}                                    | spec.resources.cpus             | greater than 0
+          spec.resources: {cpus: 0}                                    | spec.resources.cpus             | from 0.001 (a millicore)
+          spec.resources: {cpus: '1e-31'}                              | spec.resources.cpus             | from 0.001 (a millicore)
+          spec.image: "py\u00a0thon:3"                                  | spec.image                      | printable ASCII
+          spec.image: "py\u202ethon:3"                                  | spec.image                      | printable ASCII
+          spec.image: "\ufeffpython:3"                                  | spec.image                      | printable ASCII
           spec.resources: {memory: lots}                               | spec.resources.memory           | not a memory quantity
           spec.env: {1BAD: x}                                          | spec.env.1BAD                   | not a valid environment variable name
           spec.secretEnv: {TOKEN: {secret: My_Secret, key: k}}         | spec.secretEnv.TOKEN.secret     | not a valid secret name
@@ -89,6 +101,9 @@ class JobSpecValidatorTest {
           spec.placement: {spotNeedsCheckpointAfter: soon}             | spec.placement.spotNeedsCheckpointAfter | not a duration
           """)
   void refusesWithTheFieldNamed(String change, String field, String message) {
+    if (change.startsWith("spec.image: \"")) {
+      change = change.translateEscapes();
+    }
     var errors = validator.validate(Specs.parse(apply(change)));
     assertThat(errors)
         .anySatisfy(
