@@ -182,16 +182,21 @@ public final class JobService {
         config.id(), entry.backend().kind(), config.region(), why, Rejection.Kind.NOT_NOW);
   }
 
+  /** Refuses a malformed {@code Idempotency-Key}; null (none given) is fine. */
+  public static void checkIdempotencyKey(String idempotencyKey) {
+    if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
+      throw ApiException.field(
+          ErrorCode.MALFORMED, "Idempotency-Key", "must be 1 to 255 printable ASCII characters");
+    }
+  }
+
   /**
    * Routes and stores the job as PENDING on the chosen offer, in one transaction with its
    * idempotency key; QUEUED when no backend can take it now but one could once it is up or has room
    * (or the team is over a quota). Nothing is stored when no backend could ever run it (422).
    */
   public Submitted submit(Caller caller, SpecReader.ParsedJob submitted, String idempotencyKey) {
-    if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
-      throw ApiException.field(
-          ErrorCode.MALFORMED, "Idempotency-Key", "must be 1 to 255 printable ASCII characters");
-    }
+    checkIdempotencyKey(idempotencyKey);
     var quote = quote(caller, submitted);
     var decision = quote.decision();
     var actor = AuditActors.of(caller);

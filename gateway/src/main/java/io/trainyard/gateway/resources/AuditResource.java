@@ -35,6 +35,7 @@ import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -157,6 +158,19 @@ public final class AuditResource {
     if (body != null && !body.isNull() && !body.isObject()) {
       throw ApiException.field(ErrorCode.MALFORMED, "body", "must be a JSON object");
     }
+    if (body != null) {
+      // A misspelt member ("team") would otherwise export everything it meant to narrow.
+      body.fieldNames()
+          .forEachRemaining(
+              name -> {
+                if (!EXPORT_FIELDS.contains(name)) {
+                  throw ApiException.field(
+                      ErrorCode.MALFORMED,
+                      io.trainyard.gateway.logging.LogEscape.printable(name),
+                      "is not a field of an export; one of " + String.join(", ", EXPORT_FIELDS));
+                }
+              });
+    }
     var request =
         new AuditExports.Request(
             text(body, "name"),
@@ -224,6 +238,10 @@ public final class AuditResource {
     return value.asText();
   }
 
+  /** The members an export request may have (its Javadoc above). */
+  private static final List<String> EXPORT_FIELDS =
+      List.of("name", "from", "to", "actors", "teams", "actions", "backends", "format");
+
   private static Set<String> strings(JsonNode body, String field) {
     var values = new HashSet<String>();
     if (body == null || !body.hasNonNull(field)) {
@@ -236,6 +254,10 @@ public final class AuditResource {
     for (var value : array) {
       if (!value.isTextual()) {
         throw ApiException.field(ErrorCode.MALFORMED, field, "must be an array of strings");
+      }
+      var problem = io.trainyard.spi.spec.InputLimits.textProblem(value.asText(), false);
+      if (problem != null) {
+        throw ApiException.field(ErrorCode.MALFORMED, field, problem);
       }
       values.add(value.asText());
     }

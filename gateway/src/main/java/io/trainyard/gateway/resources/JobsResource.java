@@ -106,6 +106,8 @@ public final class JobsResource {
       @QueryParam("dryRun") @DefaultValue("false") boolean dryRun,
       @Context SecurityContext security) {
     var caller = Caller.of(security);
+    // Checked for a dry run too: "validate and quote" validates the whole request.
+    JobService.checkIdempotencyKey(idempotencyKey);
     var job = reader.read(reader.readBody(body), algorithms.forCaller(caller));
     if (dryRun) {
       var quote = jobs.quote(caller, job);

@@ -116,6 +116,9 @@ public final class ReceiverPolicy {
     if (uri.getRawFragment() != null) {
       throw new Refused("must not have a fragment");
     }
+    if (uri.getPort() > 65_535) {
+      throw new Refused("must have a port from 1 to 65535");
+    }
     host(uri);
     return uri;
   }

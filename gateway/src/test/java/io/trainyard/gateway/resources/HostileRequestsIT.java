@@ -160,6 +160,31 @@ class HostileRequestsIT {
     assertErrorShape(answer.json(), "body");
   }
 
+  @Test
+  void anExportRequestWithAMemberItDoesNotKnowOrAControlCharacterIsRefusedNotWidened() {
+    var misspelt =
+        client.post("/v1/audit/exports", auditor, "application/json", "{\"team\": \"nlp\"}");
+    assertThat(misspelt.status()).as(misspelt.body()).isEqualTo(400);
+    assertErrorShape(misspelt.json(), "team");
+    var nul =
+        client.post("/v1/audit/exports", auditor, "application/json", "{\"teams\": [\"\\u0000\"]}");
+    assertThat(nul.status()).as(nul.body()).isEqualTo(400);
+    assertErrorShape(nul.json(), "teams");
+  }
+
+  @Test
+  void aMalformedIdempotencyKeyIsRefusedOnADryRunToo() {
+    var answer =
+        raw.send(
+            ("POST /v1/jobs?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + alice
+                    + "\r\nIdempotency-Key: caf\u00e9\r\nContent-Type: application/yaml\r\n"
+                    + "Content-Length: 4\r\nConnection: close\r\n\r\na: b")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertThat(answer.status()).as(answer.head() + answer.body()).isEqualTo(400);
+    assertErrorShape(parse(answer.body()), "Idempotency-Key");
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

@@ -220,6 +220,7 @@ class WebhooksGatewayIT {
             "http://user:pw@127.0.0.1/hook",
             "http://metadata.google.internal/computeMetadata/v1/",
             "https://elsewhere.invalid/hook",
+            "http://127.0.0.1:99999/hook",
             "not a url")) {
       var answer = put("nlp", "bad", nlpAdmin, Map.of("url", url));
       assertThat(answer.statusCode()).as(url).isEqualTo(400);
