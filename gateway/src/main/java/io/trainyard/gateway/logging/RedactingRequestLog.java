@@ -1,7 +1,10 @@
 package io.trainyard.gateway.logging;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.RequestLog;
@@ -67,19 +70,57 @@ public final class RedactingRequestLog extends ContainerLifeCycle implements Req
     var path = uri.getPath();
     var safeQuery = query == null ? null : redact(query);
     var safePath = path == null ? null : redact(path);
-    if (java.util.Objects.equals(safeQuery, query) && java.util.Objects.equals(safePath, path)) {
+    var safeHeaders = escapedHeaders(request.getHeaders());
+    if (java.util.Objects.equals(safeQuery, query)
+        && java.util.Objects.equals(safePath, path)
+        && safeHeaders == null) {
       delegate.log(request, response);
       return;
     }
-    var safe = HttpURI.build(uri).path(safePath).query(safeQuery).asImmutable();
+    var safe =
+        java.util.Objects.equals(safeQuery, query) && java.util.Objects.equals(safePath, path)
+            ? uri
+            : HttpURI.build(uri).path(safePath).query(safeQuery).asImmutable();
+    var headers = safeHeaders == null ? request.getHeaders() : safeHeaders;
     delegate.log(
         new Request.Wrapper(request) {
           @Override
           public HttpURI getHttpURI() {
             return safe;
           }
+
+          @Override
+          public HttpFields getHeaders() {
+            return headers;
+          }
         },
         response);
+  }
+
+  /** The headers an access log writes that the caller chose freely. */
+  private static final List<HttpHeader> LOGGED_HEADERS =
+      List.of(HttpHeader.USER_AGENT, HttpHeader.REFERER);
+
+  /**
+   * {@code headers} with the logged ones' control characters (C1's NEL among them, which some
+   * viewers take for a line break) and direction overrides escaped; null when none needs it.
+   */
+  static HttpFields escapedHeaders(HttpFields headers) {
+    HttpFields.Mutable escaped = null;
+    for (var name : LOGGED_HEADERS) {
+      var value = headers.get(name);
+      if (value == null) {
+        continue;
+      }
+      var printable = LogEscape.printable(value);
+      if (!printable.equals(value)) {
+        if (escaped == null) {
+          escaped = HttpFields.build(headers);
+        }
+        escaped.put(name, printable);
+      }
+    }
+    return escaped;
   }
 
   /** A JSON Web Token wherever it is (a path, any parameter): its three base64url parts. */

@@ -27,4 +27,21 @@ class RedactingRequestLogTest {
   void secretParametersLoseTheirValuesAndOthersStay(String query, String logged) {
     assertThat(RedactingRequestLog.redact(query)).isEqualTo(logged);
   }
+
+  @org.junit.jupiter.api.Test
+  void freeTextHeadersTheAccessLogWritesHaveTheirControlCharactersEscaped() {
+    var forged =
+        org.eclipse.jetty.http.HttpFields.build()
+            .put(org.eclipse.jetty.http.HttpHeader.USER_AGENT, "curl\u0085ERROR forged\u202e")
+            .put(org.eclipse.jetty.http.HttpHeader.REFERER, "https://example.com/");
+    var escaped = RedactingRequestLog.escapedHeaders(forged);
+    assertThat(escaped.get(org.eclipse.jetty.http.HttpHeader.USER_AGENT))
+        .isEqualTo("curl\\u0085ERROR forged\\u202e");
+    assertThat(escaped.get(org.eclipse.jetty.http.HttpHeader.REFERER))
+        .isEqualTo("https://example.com/");
+    var plain =
+        org.eclipse.jetty.http.HttpFields.build()
+            .put(org.eclipse.jetty.http.HttpHeader.USER_AGENT, "trainyard-cli/0.1");
+    assertThat(RedactingRequestLog.escapedHeaders(plain)).isNull();
+  }
 }
