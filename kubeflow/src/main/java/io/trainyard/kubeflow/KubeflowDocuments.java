@@ -103,7 +103,7 @@ public final class KubeflowDocuments {
     try {
       return replayBounded(body);
     } catch (JsonProcessingException e) {
-      throw refused("", "is not valid YAML or JSON: " + e.getOriginalMessage());
+      throw refused("", "is not valid YAML or JSON: " + readerWords(e.getOriginalMessage()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -215,7 +215,7 @@ public final class KubeflowDocuments {
       parser.nextToken();
       walk(parser, "", new Anchors());
     } catch (JsonProcessingException e) {
-      throw refused("", "is not valid JSON: " + e.getOriginalMessage());
+      throw refused("", "is not valid JSON: " + readerWords(e.getOriginalMessage()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -272,7 +272,8 @@ public final class KubeflowDocuments {
 
   private static KubeflowConversionException notYaml(byte[] body, JsonProcessingException e) {
     return unrenderedTemplate(body)
-        .orElseGet(() -> refused("", "is not valid YAML or JSON: " + e.getOriginalMessage()));
+        .orElseGet(
+            () -> refused("", "is not valid YAML or JSON: " + readerWords(e.getOriginalMessage())));
   }
 
   /**
@@ -295,6 +296,23 @@ public final class KubeflowDocuments {
       }
     }
     return java.util.Optional.empty();
+  }
+
+  /**
+   * A parser's message as a caller may read it: without the Java class names it quotes ({@code
+   * java.io.CharConversionException: }, {@code StreamReadConstraints.getMaxNestingDepth()}), which
+   * say nothing to a caller and something about the server.
+   */
+  static String readerWords(String message) {
+    if (message == null) {
+      return "it could not be read";
+    }
+    return message
+        .replaceAll("\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][A-Za-z0-9_$]*(?:Exception|Error)): ?", "")
+        .replaceAll(
+            "\\s*\\(?(?:as )?(?:defined|set|configured) by `?StreamReadConstraints[^)`]*`?\\)?", "")
+        .replaceAll("`?StreamReadConstraints\\.[A-Za-z]+\\(\\)`?", "the limit")
+        .replaceAll("org\\.snakeyaml\\.engine\\.[A-Za-z0-9_.$]+", "YAML event");
   }
 
   private static final java.util.regex.Pattern UNQUOTED_TEMPLATE =

@@ -221,6 +221,31 @@ class KubeflowDocumentsTest {
   }
 
   @Test
+  void aParsersMessageReachesTheCallerWithoutJavaClassNames() {
+    assertThat(
+            KubeflowDocuments.readerWords(
+                "java.io.CharConversionException: Invalid UTF-8 start byte 0xfe (at char #1)"))
+        .isEqualTo("Invalid UTF-8 start byte 0xfe (at char #1)");
+    assertThat(
+            KubeflowDocuments.readerWords(
+                "Document nesting depth (1001) exceeds the maximum allowed (1000, from"
+                    + " `StreamReadConstraints.getMaxNestingDepth()`)"))
+        .doesNotContain("StreamReadConstraints")
+        .contains("nesting depth (1001)");
+    assertThat(
+            KubeflowDocuments.readerWords(
+                "Unexpected org.snakeyaml.engine.v2.events.MappingStartEvent at line 2"))
+        .isEqualTo("Unexpected YAML event at line 2");
+    assertThatThrownBy(
+            () -> KubeflowDocuments.parseSingle("[".repeat(1_001).getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOfSatisfying(
+            KubeflowConversionException.class,
+            e ->
+                assertThat(e.errors().get(0).message())
+                    .doesNotContainPattern("[a-z]+\\.[a-z]+\\.[A-Z]"));
+  }
+
+  @Test
   void overlongAndSurrogateEncodingsAreNotUtf8() {
     for (var bytes :
         java.util.List.of(
