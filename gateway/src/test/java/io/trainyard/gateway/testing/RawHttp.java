@@ -51,20 +51,7 @@ public final class RawHttp {
       } catch (IOException e) {
         // The server may refuse and close before it has read everything; its answer still counts.
       }
-      var buffer = new ByteArrayOutputStream();
-      var in = socket.getInputStream();
-      var chunk = new byte[8192];
-      try {
-        for (int n; (n = in.read(chunk)) > 0; ) {
-          buffer.write(chunk, 0, n);
-          if (complete(buffer.toString(StandardCharsets.UTF_8))) {
-            break;
-          }
-        }
-      } catch (SocketTimeoutException | java.net.SocketException e) {
-        // What arrived is the answer.
-      }
-      return parse(buffer.toString(StandardCharsets.UTF_8));
+      return readReply(socket.getInputStream());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -96,19 +83,7 @@ public final class RawHttp {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      var buffer = new ByteArrayOutputStream();
-      var chunk = new byte[8192];
-      try {
-        for (int n; (n = in.read(chunk)) > 0; ) {
-          buffer.write(chunk, 0, n);
-          if (complete(buffer.toString(StandardCharsets.UTF_8))) {
-            break;
-          }
-        }
-      } catch (SocketTimeoutException | java.net.SocketException e) {
-        // What arrived is the answer.
-      }
-      return parse(buffer.toString(StandardCharsets.UTF_8));
+      return readReply(in);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -121,6 +96,23 @@ public final class RawHttp {
     }
     request.append("Connection: close\r\n\r\n");
     return send(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /** Reads the answer until it is complete, the server closes, or the read times out. */
+  private static Reply readReply(java.io.InputStream in) throws IOException {
+    var buffer = new ByteArrayOutputStream();
+    var chunk = new byte[8192];
+    try {
+      for (int n; (n = in.read(chunk)) > 0; ) {
+        buffer.write(chunk, 0, n);
+        if (complete(buffer.toString(StandardCharsets.UTF_8))) {
+          break;
+        }
+      }
+    } catch (SocketTimeoutException | java.net.SocketException e) {
+      // What arrived is the answer.
+    }
+    return parse(buffer.toString(StandardCharsets.UTF_8));
   }
 
   // An answer with Content-Length is complete once that many body bytes are in.
