@@ -107,25 +107,18 @@ public final class JobService {
           // Every backend is asked at once, each bounded by the same deadline: a backend whose
           // calls hang costs a quote at most quoteTimeout, and only its own offer.
           var deadline = System.nanoTime() + quoteTimeout.toNanos();
-          var asked = new ArrayList<Object>();
+          var answers = new ArrayList<java.util.function.LongFunction<BackendQuote>>();
           for (var entry : backends.all()) {
             var answered = answeredWithoutAsking(team, entry);
-            asked.add(answered != null ? answered : ask(job, entry));
+            answers.add(answered != null ? at -> answered : ask(job, entry));
           }
           var quotes = new ArrayList<BackendQuote>();
-          for (int i = 0; i < asked.size(); i++) {
-            var quote =
-                asked.get(i) instanceof BackendQuote q
-                    ? q
-                    : awaitQuote((Asked) asked.get(i), deadline);
-            quotes.add(GatewayQueueAhead.add(quote, waiting));
+          for (var answer : answers) {
+            quotes.add(GatewayQueueAhead.add(answer.apply(deadline), waiting));
           }
           return router.route(job.spec(), quotes);
         });
   }
-
-  /** A backend's placements being asked for. */
-  private record Asked(BackendRegistry.Entry entry, BoundedCalls.Pending<Proposals> pending) {}
 
   /** The backend's quote when it need not be asked (refused for the team, known down); or null. */
   private BackendQuote answeredWithoutAsking(String team, BackendRegistry.Entry entry) {
@@ -148,32 +141,32 @@ public final class JobService {
     return null;
   }
 
-  private Object ask(TrainingJob job, BackendRegistry.Entry entry) {
+  /** Starts asking the backend for placements; its quote, given the deadline to wait until. */
+  private java.util.function.LongFunction<BackendQuote> ask(
+      TrainingJob job, BackendRegistry.Entry entry) {
+    var config = entry.config();
+    BoundedCalls.Pending<Proposals> pending;
     try {
-      return new Asked(
-          entry,
-          quoteCalls.start(
-              entry.config().id(), () -> entry.backend().placements(job.spec()), null));
+      pending = quoteCalls.start(config.id(), () -> entry.backend().placements(job.spec()), null);
     } catch (BoundedCalls.NoAnswer e) {
-      return notNow(entry, "could not propose a placement: " + e.getMessage());
+      var refused = notNow(entry, "could not propose a placement: " + e.getMessage());
+      return at -> refused;
     }
-  }
-
-  private BackendQuote awaitQuote(Asked asked, long deadline) {
-    var config = asked.entry().config();
-    try {
-      return new BackendQuote(
-          config.id(),
-          asked.entry().backend().kind(),
-          config.region(),
-          config.hipaaEligible(),
-          config.discountPct(),
-          asked.pending().await(deadline, quoteTimeout),
-          null);
-    } catch (RuntimeException e) {
-      // A backend that fails to answer is in trouble, not a verdict on the spec.
-      return notNow(asked.entry(), "could not propose a placement: " + e.getMessage());
-    }
+    return deadline -> {
+      try {
+        return new BackendQuote(
+            config.id(),
+            entry.backend().kind(),
+            config.region(),
+            config.hipaaEligible(),
+            config.discountPct(),
+            pending.await(deadline, quoteTimeout),
+            null);
+      } catch (RuntimeException e) {
+        // A backend that fails to answer is in trouble, not a verdict on the spec.
+        return notNow(entry, "could not propose a placement: " + e.getMessage());
+      }
+    };
   }
 
   private static BackendQuote notNow(BackendRegistry.Entry entry, String why) {
