@@ -35,6 +35,20 @@ final class DataDirectory {
     }
   }
 
+  /** Creates {@code name} in the directory, 0700, for a part that fills it later. */
+  void subdirectory(String name) {
+    var sub = dir.resolve(name).normalize();
+    if (!sub.getParent().equals(dir.normalize())) {
+      return; // not directly in the data directory: not this directory's to make
+    }
+    try {
+      Files.createDirectories(sub);
+      Files.setPosixFilePermissions(sub, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + sub, e);
+    }
+  }
+
   /**
    * Makes everything directly in the directory owner-only: subdirectories 0700 (audit, archived
    * logs, backends' state) and files 0600 (H2 creates its files as the umask says). Run once the

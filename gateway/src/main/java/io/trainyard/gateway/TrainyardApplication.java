@@ -166,6 +166,16 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     startup.refuseUnsafeDevMode();
     var dataDir = new DataDirectory(config.dataPath());
     dataDir.create();
+    // The stores open after the start (issue 19), after the seals below: their directories in the
+    // data directory are made now, so that they are sealed owner-only like the rest.
+    for (var sink :
+        java.util.List.of(config.getAudit().getSink(), config.getLogArchive().getSink())) {
+      if ("filesystem".equals(sink.getProvider())
+          && (sink.getBaseDir() == null || sink.getBaseDir().isBlank())
+          && sink.getContainer() != null) {
+        dataDir.subdirectory(sink.getContainer());
+      }
+    }
     // Traces (docs/observability.md): off, without tracing.otlp.endpoint, a no-op and no filter.
     var tracing = GatewayTracing.from(config.getTracing());
     tracing.registerWith(environment);

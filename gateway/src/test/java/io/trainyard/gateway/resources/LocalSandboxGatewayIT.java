@@ -124,6 +124,10 @@ class LocalSandboxGatewayIT {
       var entries = files.toList();
       assertThat(entries).anyMatch(f -> f.getFileName().toString().endsWith(".mv.db"));
       assertThat(entries).anyMatch(f -> f.getFileName().toString().equals("backends"));
+      // The stores that open after the start: their directories are there, and sealed, already.
+      assertThat(entries)
+          .anyMatch(f -> f.getFileName().toString().equals("log-archive"))
+          .anyMatch(f -> f.getFileName().toString().equals("audit-exports"));
       for (var entry : entries) {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(entry)))
             .as(entry.toString())
