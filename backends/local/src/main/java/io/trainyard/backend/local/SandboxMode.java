@@ -11,7 +11,9 @@ import java.util.Locale;
  *       the gateway's data, keys and environment.
  *   <li>{@code BUBBLEWRAP}: {@code bwrap} gives the replicas a private PID namespace (the gateway's
  *       processes are not in their {@code /proc}), a read-only view of the system with the
- *       gateway's data directory hidden, and only the attempt's scratch directory writable.
+ *       gateway's data directory hidden, and only the attempt's scratch directory writable. A root
+ *       gateway first drops to the attempt's own uid, as {@code USERS} does: bwrap alone would run
+ *       the replicas as root.
  *   <li>{@code NONE}: replicas run as the gateway's own user; allowed in dev mode only.
  *   <li>{@code AUTO}: {@code USERS} as root, else {@code BUBBLEWRAP} where it works, else {@code
  *       NONE}.
