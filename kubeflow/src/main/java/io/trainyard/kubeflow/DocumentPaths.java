@@ -61,14 +61,21 @@ public final class DocumentPaths {
     var spec = document.path("spec");
     var specsPath = "spec." + kind.get().replicaSpecsField();
     var specs = spec.path(kind.get().replicaSpecsField());
+    // Only to a field the document has: a value the reader defaulted keeps the spec's name.
     var policy = RUN_POLICY.get(field);
     if (policy != null) {
-      return Optional.of("spec.runPolicy." + policy);
+      return spec.path("runPolicy").has(policy)
+          ? Optional.of("spec.runPolicy." + policy)
+          : Optional.empty();
     }
     if (field.equals("spec.processesPerReplica")) {
-      return Optional.of(spec.has("slotsPerWorker") ? "spec.slotsPerWorker" : "spec.nprocPerNode");
+      return java.util.stream.Stream.of("slotsPerWorker", "nprocPerNode")
+          .filter(spec::has)
+          .findFirst()
+          .map(name -> "spec." + name);
     }
-    if (field.equals("spec.elastic") || field.startsWith("spec.elastic.")) {
+    if ((field.equals("spec.elastic") || field.startsWith("spec.elastic."))
+        && spec.has("elasticPolicy")) {
       return Optional.of("spec.elasticPolicy" + field.substring("spec.elastic".length()));
     }
     if (field.equals("spec.replicas") || field.equals("spec")) {
@@ -76,7 +83,7 @@ public final class DocumentPaths {
     }
     var parts = field.split("\\.");
     if (parts.length == 3 && parts[1].equals("replicas")) {
-      return type(kind.get(), parts[2]).map(t -> specsPath + "." + t + ".replicas");
+      return type(kind.get(), specs, parts[2]).map(t -> specsPath + "." + t + ".replicas");
     }
     // spec.resources.<f> (the same for every replica type) or spec.roles.<role>.resources.<f>
     String role = null;
@@ -93,7 +100,7 @@ public final class DocumentPaths {
     }
     var types = new ArrayList<String>();
     if (role != null) {
-      type(kind.get(), role).ifPresent(types::add);
+      type(kind.get(), specs, role).ifPresent(types::add);
     } else {
       specs.fieldNames().forEachRemaining(types::add);
     }
@@ -146,11 +153,17 @@ public final class DocumentPaths {
     return Optional.empty();
   }
 
-  private static Optional<String> type(KubeflowKind kind, String role) {
+  /** The document's replica type for {@code role}: a TFJob's Master is read as its chief. */
+  private static Optional<String> type(KubeflowKind kind, JsonNode specs, String role) {
+    String type;
     try {
-      return Optional.of(kind.replicaType(role));
+      type = kind.replicaType(role);
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
+    if (!specs.has(type) && kind == KubeflowKind.TF_JOB && role.equals("chief")) {
+      type = "Master";
+    }
+    return specs.has(type) ? Optional.of(type) : Optional.empty();
   }
 }

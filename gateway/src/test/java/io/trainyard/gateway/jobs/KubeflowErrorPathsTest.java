@@ -66,6 +66,21 @@ class KubeflowErrorPathsTest {
   }
 
   @Test
+  void aTfJobsLegacyMasterIsNamedAsWrittenNotAsTheChiefItIsReadAs() throws Exception {
+    assertThat(
+            refused(
+                "tensorflow-legacy-clean-pod-policy",
+                doc -> {
+                  var specs = (ObjectNode) doc.path("spec").path("tfReplicaSpecs");
+                  var ps = (ObjectNode) specs.remove("PS");
+                  specs.set("Master", ps);
+                  limits(doc, "tfReplicaSpecs", "Master").put("cpu", 10001);
+                }))
+        .extracting(FieldError::field)
+        .contains("spec.tfReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu");
+  }
+
+  @Test
   void aTrainJobsTrainer() throws Exception {
     var trainer = "spec.trainer";
     assertThat(

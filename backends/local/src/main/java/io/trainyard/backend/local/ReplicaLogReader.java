@@ -28,6 +28,11 @@ final class ReplicaLogReader {
   private long position;
   private boolean skipping;
 
+  /**
+   * The file's size when a long line without its end was last read: not read again until it grows.
+   */
+  private long longLineLookedAt = -1;
+
   ReplicaLogReader(String replica, Path file) {
     this.replica = replica;
     this.file = file;
@@ -87,6 +92,10 @@ final class ReplicaLogReader {
    * mask matches. A longer one is left out, saying so (the replica's file still has it).
    */
   private void longLine(FileChannel channel, byte[] first) throws IOException {
+    if (channel.size() == longLineLookedAt) {
+      return; // the long line is still being written and nothing came since the last look
+    }
+    longLineLookedAt = channel.size();
     var buffer = ByteBuffer.allocate((int) Math.min(MAX_LINE, channel.size() - position));
     channel.read(buffer, position);
     var bytes = buffer.array();
