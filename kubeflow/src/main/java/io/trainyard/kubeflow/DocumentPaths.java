@@ -2,10 +2,15 @@ package io.trainyard.kubeflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainyard.spi.spec.FieldError;
+import io.trainyard.spi.spec.JobSpec;
+import io.trainyard.spi.spec.RoleOverride;
+import io.trainyard.spi.spec.TrainingJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Where in a Kubeflow document a value of the spec it was converted into came from, so that an
@@ -14,8 +19,11 @@ import java.util.Optional;
  * spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.cpu}). Found by
  * looking at the document itself, as the readers read it: a replica type's count, its main
  * container's resources (limits before requests), the run policy, {@code nprocPerNode} / {@code
- * slotsPerWorker} / {@code numProcPerNode} and the elastic policy; a TrainJob's trainer. A spec
- * field with no such source keeps its own name.
+ * slotsPerWorker} / {@code numProcPerNode} and the elastic policy; a TrainJob's trainer; and a
+ * value inside a {@code kubernetes.podTemplate}, which the reader carried from a replica type's pod
+ * template (a role's from its own type, the job-wide one from the first type that has the same
+ * value, a container or volume found by its name). A spec field with no such source keeps its own
+ * name.
  */
 public final class DocumentPaths {
   private static final Map<String, String> RESOURCE_KEYS =
@@ -27,7 +35,110 @@ public final class DocumentPaths {
           "spec.maxRuntime", "activeDeadlineSeconds",
           "spec.cleanup.ttlAfterFinished", "ttlSecondsAfterFinished");
 
+  // spec.kubernetes.podTemplate.<key><rest> or spec.roles.<role>.kubernetes.podTemplate.<key><rest>
+  private static final Pattern POD_TEMPLATE =
+      Pattern.compile("spec\\.(?:roles\\.([a-z]+)\\.)?kubernetes\\.podTemplate\\.([A-Za-z]+)(.*)");
+  private static final Pattern INDEX = Pattern.compile("\\[([0-9]{1,9})\\](.*)");
+
   private DocumentPaths() {}
+
+  /** The spec the document converts to, read once and only when a pod-template path needs it. */
+  private static final class Converted {
+    private final JsonNode document;
+    private TrainingJob job;
+    private boolean read;
+
+    Converted(JsonNode document) {
+      this.document = document;
+    }
+
+    TrainingJob job() {
+      if (!read) {
+        read = true;
+        try {
+          job = new KubeflowReader().read(document).job();
+        } catch (RuntimeException e) {
+          job = null; // not convertible: the errors keep the spec's names
+        }
+      }
+      return job;
+    }
+  }
+
+  /**
+   * Where a pod-template value came from: a role's template is its replica type's; a job-wide key
+   * is every type's whose role does not override it, so the first of those is named. A container or
+   * volume is found by name: the reader drops a main container that carries nothing and appends
+   * {@code spec.volumes} to every template, so list positions can differ.
+   */
+  private static Optional<String> podTemplate(
+      JsonNode document, KubeflowKind kind, Matcher m, JobSpec spec) {
+    var specs = document.path("spec").path(kind.replicaSpecsField());
+    var role = m.group(1);
+    var key = m.group(2);
+    var rest = m.group(3);
+    Map<String, Object> converted;
+    if (role != null) {
+      var override = spec.roles().get(role);
+      converted =
+          override == null || override.kubernetes() == null
+              ? Map.of()
+              : override.kubernetes().podTemplate();
+    } else {
+      converted = spec.kubernetes() == null ? Map.of() : spec.kubernetes().podTemplate();
+      role =
+          spec.replicas().keySet().stream()
+              .filter(r -> !overrides(spec.roles().get(r), key))
+              .findFirst()
+              .orElse(null);
+    }
+    var type = role == null ? Optional.<String>empty() : type(kind, specs, role);
+    if (type.isEmpty()) {
+      return Optional.empty();
+    }
+    var template = "spec." + kind.replicaSpecsField() + "." + type.get() + ".template";
+    if (key.equals("metadata")) {
+      return Optional.of(template + ".metadata" + rest);
+    }
+    var index = INDEX.matcher(rest);
+    if ((key.equals("containers") || key.equals("volumes")) && index.matches()) {
+      var name = nameAt(converted.get(key), Integer.parseInt(index.group(1)));
+      var podSpec = specs.path(type.get()).path("template").path("spec");
+      var found = indexOf(podSpec.path(key), name);
+      if (found >= 0) {
+        return Optional.of(template + ".spec." + key + "[" + found + "]" + index.group(2));
+      }
+      found = key.equals("volumes") ? indexOf(document.path("spec").path("volumes"), name) : -1;
+      if (found >= 0) {
+        return Optional.of("spec.volumes[" + found + "]" + index.group(2));
+      }
+    }
+    return Optional.of(template + ".spec." + key + rest);
+  }
+
+  private static boolean overrides(RoleOverride override, String key) {
+    return override != null
+        && override.kubernetes() != null
+        && override.kubernetes().podTemplate().containsKey(key);
+  }
+
+  private static String nameAt(Object list, int index) {
+    return list instanceof List<?> l
+            && index < l.size()
+            && l.get(index) instanceof Map<?, ?> entry
+            && entry.get("name") instanceof String name
+        ? name
+        : null;
+  }
+
+  private static int indexOf(JsonNode list, String name) {
+    for (int i = 0; name != null && i < list.size(); i++) {
+      if (name.equals(list.get(i).path("name").asText(null))) {
+        return i;
+      }
+    }
+    return -1;
+  }
 
   /**
    * {@code errors} with each field the document's own where it has one; the message then says which
@@ -35,8 +146,9 @@ public final class DocumentPaths {
    */
   public static List<FieldError> of(JsonNode document, List<FieldError> errors) {
     var mapped = new ArrayList<FieldError>(errors.size());
+    var converted = new Converted(document);
     for (var error : errors) {
-      var source = source(document, error.field());
+      var source = source(document, error.field(), converted);
       mapped.add(
           source.isEmpty() || source.get().equals(error.field())
               ? error
@@ -48,6 +160,10 @@ public final class DocumentPaths {
 
   /** The document path the spec field {@code field} was read from, if it has one. */
   static Optional<String> source(JsonNode document, String field) {
+    return source(document, field, new Converted(document));
+  }
+
+  private static Optional<String> source(JsonNode document, String field, Converted converted) {
     if (document == null || field == null) {
       return Optional.empty();
     }
@@ -61,6 +177,11 @@ public final class DocumentPaths {
     var spec = document.path("spec");
     var specsPath = "spec." + kind.get().replicaSpecsField();
     var specs = spec.path(kind.get().replicaSpecsField());
+    var podTemplate = POD_TEMPLATE.matcher(field);
+    if (podTemplate.matches()) {
+      return Optional.ofNullable(converted.job())
+          .flatMap(job -> podTemplate(document, kind.get(), podTemplate, job.spec()));
+    }
     // Only to a field the document has: a value the reader defaulted keeps the spec's name.
     var policy = RUN_POLICY.get(field);
     if (policy != null) {

@@ -133,6 +133,8 @@ public final class JobSpecValidator {
     env("spec.env", spec.env(), errors);
     secretEnv("spec.secretEnv", spec.secretEnv(), spec.env().keySet(), errors);
     if (spec.kubernetes() != null) {
+      PodTemplateValues.check(
+          "spec.kubernetes.podTemplate", spec.kubernetes().podTemplate(), errors);
       scheduling(spec.kubernetes().scheduling(), errors);
       labels("spec.kubernetes.jobLabels", spec.kubernetes().jobLabels(), errors);
       annotations("spec.kubernetes.jobAnnotations", spec.kubernetes().jobAnnotations(), errors);
@@ -195,6 +197,10 @@ public final class JobSpecValidator {
               var roleEnv = new HashSet<>(spec.env().keySet());
               roleEnv.addAll(o.env().keySet());
               secretEnv(at + ".secretEnv", o.secretEnv(), roleEnv, errors);
+              if (o.kubernetes() != null) {
+                PodTemplateValues.check(
+                    at + ".kubernetes.podTemplate", o.kubernetes().podTemplate(), errors);
+              }
               if (o.kubernetes() != null && o.kubernetes().scheduling() != null) {
                 errors.add(
                     new FieldError(
