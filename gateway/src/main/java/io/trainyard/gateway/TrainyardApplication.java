@@ -24,6 +24,7 @@ import io.trainyard.gateway.audit.ExportCatalog;
 import io.trainyard.gateway.audit.GatewayAudit;
 import io.trainyard.gateway.auth.AccessFeature;
 import io.trainyard.gateway.auth.AdminTasksOff;
+import io.trainyard.gateway.auth.CallerConcurrency;
 import io.trainyard.gateway.auth.SourceAddressFilter;
 import io.trainyard.gateway.backends.BackendLoad;
 import io.trainyard.gateway.backends.BackendRegistry;
@@ -40,9 +41,12 @@ import io.trainyard.gateway.db.JobSearch;
 import io.trainyard.gateway.db.JobStore;
 import io.trainyard.gateway.db.MetricStore;
 import io.trainyard.gateway.errors.ApiExceptionMapper;
+import io.trainyard.gateway.errors.ContentEncodings;
 import io.trainyard.gateway.errors.JsonErrorHandler;
+import io.trainyard.gateway.errors.PlainDigits;
+import io.trainyard.gateway.errors.QueryParameters;
 import io.trainyard.gateway.errors.RequestIds;
-import io.trainyard.gateway.errors.StrictBooleans;
+import io.trainyard.gateway.errors.StrictParameters;
 import io.trainyard.gateway.health.BackendHealthCheck;
 import io.trainyard.gateway.health.ReadinessServlet;
 import io.trainyard.gateway.http.SlowBodyFilter;
@@ -137,6 +141,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         (klass, validator, mapper, prefix) ->
             new TrainyardConfigurationFactory(validator, mapper, prefix));
     bindPluginTypes(bootstrap.getObjectMapper());
+    bootstrap.getObjectMapper().registerModule(PlainDigits.module());
     bootstrap.addCommand(new DevTokenCommand());
     bootstrap.addCommand(new BootstrapIdpCommand());
   }
@@ -339,14 +344,22 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     jersey.register(new RequestIds());
     jersey.register(metrics.http());
     jersey.register(new ApiExceptionMapper());
-    jersey.register(new StrictBooleans());
+    jersey.register(new StrictParameters());
+    jersey.register(new QueryParameters());
     // Errors Jetty answers itself (before Jersey, or on the admin port) in the same JSON shape.
     environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
     environment.getAdminContext().setErrorHandler(new JsonErrorHandler());
     environment
         .lifecycle()
         .addServerLifecycleListener(server -> server.setErrorHandler(new JsonErrorHandler()));
-    jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures()));
+    var perCaller = config.getCallerRequests();
+    var concurrency =
+        new CallerConcurrency(perCaller.getMaxConcurrent(), perCaller.getRetryAfter().toSeconds());
+    environment
+        .servlets()
+        .addFilter("caller-concurrency", concurrency)
+        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+    jersey.register(new AccessFeature(auth.verifier()::verify, audit.authFailures(), concurrency));
     var reader =
         new SpecReader(config.getMaxSpecBytes(), SpecReader.runtimesOf(config.getBackends()))
             .withTracing(tracing);
@@ -452,6 +465,10 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
         .addFilter(
             "slow-bodies",
             new SlowBodyFilter(bodies.getMinRate().toBytes(), bodies.getGrace().toJavaDuration()))
+        .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+    environment
+        .servlets()
+        .addFilter("content-encodings", new ContentEncodings())
         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     // Jersey's filters see the caller's address only through this (see SourceAddressFilter).
     environment

@@ -8,6 +8,7 @@ import io.dropwizard.logging.common.DefaultLoggingFactory;
 import io.trainyard.gateway.config.AuditConfig;
 import io.trainyard.gateway.config.AuthConfig;
 import io.trainyard.gateway.config.BackendHealthConfig;
+import io.trainyard.gateway.config.CallerRequestConfig;
 import io.trainyard.gateway.config.DashboardConfig;
 import io.trainyard.gateway.config.DatabaseConfig;
 import io.trainyard.gateway.config.GatewayConfig;
@@ -50,6 +51,7 @@ public class TrainyardConfiguration extends Configuration {
   @Valid @NotNull private BackendHealthConfig backendHealth = new BackendHealthConfig();
   @Valid @NotNull private LogFollowConfig logFollow = new LogFollowConfig();
   @Valid @NotNull private RequestBodyConfig requestBodies = new RequestBodyConfig();
+  @Valid @NotNull private CallerRequestConfig callerRequests = new CallerRequestConfig();
   @Valid @NotNull private WebhooksConfig webhooks = new WebhooksConfig();
   @Valid @NotNull private MetricsConfig metrics = new MetricsConfig();
   @Valid @NotNull private TracingConfig tracing = new TracingConfig();
@@ -172,6 +174,14 @@ public class TrainyardConfiguration extends Configuration {
   }
 
   @JsonProperty
+  public CallerRequestConfig getCallerRequests() {
+    return callerRequests;
+  }
+
+  public void setCallerRequests(CallerRequestConfig callerRequests) {
+    this.callerRequests = callerRequests;
+  }
+
   public RequestBodyConfig getRequestBodies() {
     return requestBodies;
   }

@@ -91,6 +91,23 @@ class StartupChecksTest {
   }
 
   @Test
+  void devModeRefusesEveryKindOfConnectorOffLoopbackWhereverItIsListed() {
+    for (var kind :
+        new HttpConnectorFactory[] {
+          new io.dropwizard.jetty.HttpsConnectorFactory(), new HttpConnectorFactory()
+        }) {
+      var config = devOnLoopback();
+      kind.setBindHost("0.0.0.0");
+      var connectors = new java.util.ArrayList<>(server(config).getApplicationConnectors());
+      connectors.add(kind); // beside the loopback one
+      server(config).setApplicationConnectors(connectors);
+      assertThatThrownBy(() -> checks(config).refuseUnsafeDevMode())
+          .as(kind.getClass().getSimpleName())
+          .hasMessageContaining("application connector bindHost is 0.0.0.0");
+    }
+  }
+
+  @Test
   void devModeTakesOnlyALocalH2File() {
     for (var ok :
         new String[] {"jdbc:h2:file:/tmp/x/db;DB_CLOSE_ON_EXIT=FALSE", "jdbc:h2:./data/db"}) {

@@ -164,6 +164,8 @@ public final class SubmitScenario {
         database: {url: "%s", user: postgres, password: "", groupCommit: %s}
         audit: {signingKeyFile: "%s", hmacKey: "%s"}
         auth: {mode: oidc, issuer: "%s", audience: trainyard}
+        # One token drives up to 256 clients: lift the per-caller bound (64) out of the way.
+        callerRequests: {maxConcurrent: 1024}
         logging: {level: WARN}
         server:
           requestLog: {appenders: []}

@@ -8,6 +8,7 @@ import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.db.AlgorithmStore;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.errors.PlainDigits;
 import io.trainyard.gateway.jobs.CanonicalJson;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.spi.spec.JobSpecValidator;
@@ -236,7 +237,10 @@ public final class AlgorithmService {
 
   public static int parseVersion(String text) {
     try {
-      var number = Integer.parseInt(text);
+      if (!PlainDigits.isPlain(text)) {
+        throw new NumberFormatException("not a whole number in 0-9");
+      }
+      var number = Integer.parseInt(text.strip());
       checkVersion(number);
       return number;
     } catch (NumberFormatException e) {

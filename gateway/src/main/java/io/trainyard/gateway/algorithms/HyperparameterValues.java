@@ -99,7 +99,10 @@ final class HyperparameterValues {
     if (value instanceof Number n) {
       return BigDecimal.valueOf(n.longValue());
     }
-    if (value instanceof String s && s.length() <= InputLimits.MAX_NUMBER_CHARS) {
+    // BigDecimal reads any script's digits; a number here is written in ASCII only.
+    if (value instanceof String s
+        && s.length() <= InputLimits.MAX_NUMBER_CHARS
+        && s.chars().allMatch(c -> c < 0x80)) {
       try {
         return new BigDecimal(s.strip().replace("_", ""));
       } catch (NumberFormatException e) {

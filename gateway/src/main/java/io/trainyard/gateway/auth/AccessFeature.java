@@ -57,6 +57,7 @@ public final class AccessFeature implements DynamicFeature {
 
   private final Function<String, Principal> verifier;
   private final FailureListener failures;
+  private final CallerConcurrency concurrency;
 
   /**
    * @param verifier verifies a bearer token, throwing {@link TokenRejectedException} when it is not
@@ -67,8 +68,19 @@ public final class AccessFeature implements DynamicFeature {
   }
 
   public AccessFeature(Function<String, Principal> verifier, FailureListener failures) {
+    this(verifier, failures, null);
+  }
+
+  /**
+   * @param concurrency bounds each caller's requests in progress; null = unbounded
+   */
+  public AccessFeature(
+      Function<String, Principal> verifier,
+      FailureListener failures,
+      CallerConcurrency concurrency) {
     this.verifier = verifier;
     this.failures = failures;
+    this.concurrency = concurrency;
   }
 
   @Override
@@ -113,6 +125,9 @@ public final class AccessFeature implements DynamicFeature {
             roles.isEmpty()
                 ? "this endpoint is not open to any role"
                 : "needs one of the roles " + needs);
+      }
+      if (concurrency != null) {
+        concurrency.enter(caller.principal().subject(), request);
       }
       var secure = request.getSecurityContext().isSecure();
       request.setSecurityContext(

@@ -147,7 +147,7 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
   /** Why a parameter was refused, in the words of the converter that refused it. */
   private static String reason(ParamException param) {
     var cause = param.getCause();
-    if (cause instanceof StrictBooleans.NotABoolean notBoolean) {
+    if (cause instanceof StrictParameters.NotABoolean notBoolean) {
       return notBoolean.getMessage();
     }
     if (cause instanceof NumberFormatException) {

@@ -39,6 +39,12 @@ public final class JsonErrorHandler extends ErrorHandler {
       response.setStatus(code);
     }
     var error = code == HttpStatus.BAD_REQUEST_400 ? badHeader(request) : null;
+    var coding = request.getHeaders().get(HttpHeader.CONTENT_ENCODING);
+    if (code == HttpStatus.UNSUPPORTED_MEDIA_TYPE_415
+        && coding != null
+        && !ContentEncodings.isSupported(coding)) {
+      error = ENCODING;
+    }
     if (error == null) {
       error = error(code);
     }
@@ -92,6 +98,9 @@ public final class JsonErrorHandler extends ErrorHandler {
     }
     return null;
   }
+
+  private static final FieldError ENCODING =
+      new FieldError("Content-Encoding", "names a coding this server does not read (gzip does)");
 
   private static final FieldError VERSION =
       new FieldError("request", "uses an HTTP version this server does not speak (HTTP/1.1 does)");

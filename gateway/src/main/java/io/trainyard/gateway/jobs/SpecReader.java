@@ -2,6 +2,7 @@ package io.trainyard.gateway.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.errors.PlainDigits;
 import io.trainyard.gateway.tracing.GatewayTracing;
 import io.trainyard.kubeflow.DocumentPaths;
 import io.trainyard.kubeflow.KubeflowConversionException;
@@ -41,7 +43,8 @@ public final class SpecReader {
       new ObjectMapper()
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          .registerModule(PlainDigits.module());
   private final KubeflowReader kubeflow = new KubeflowReader();
   private final TrainJobReader trainJobs;
   private final JobSpecValidator validator = new JobSpecValidator();
@@ -261,8 +264,24 @@ public final class SpecReader {
       return new FieldError(field, "unknown field");
     }
     var cause = rootCause(e);
+    if (cause instanceof InputCoercionException coercion) {
+      // A whole number past its field's type: thrown by the parser, so Jackson's path stops at the
+      // object holding it (a map's key is lost); the parser's own context still names it.
+      var at =
+          coercion.getProcessor() == null
+              ? null
+              : path(coercion.getProcessor().getParsingContext());
+      return new FieldError(
+          at == null || at.length() < field.length() ? field : at,
+          "is out of range for this field");
+    }
     if (cause instanceof IllegalArgumentException || cause instanceof NullPointerException) {
       return new FieldError(field, cause.getMessage() == null ? "is invalid" : cause.getMessage());
+    }
+    if (e instanceof InvalidFormatException invalid
+        && invalid.getValue() instanceof String text
+        && PlainDigits.isPlain(text)) {
+      return new FieldError(field, "is out of range for this field"); // e.g. "99999999999"
     }
     if (e instanceof InvalidFormatException invalid) {
       return new FieldError(

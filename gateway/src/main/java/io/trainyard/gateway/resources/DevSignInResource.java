@@ -6,6 +6,7 @@ import io.trainyard.gateway.audit.AuditEntry;
 import io.trainyard.gateway.audit.AuditLog;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.errors.QueryParameters;
 import io.trainyard.gateway.errors.RequestIds;
 import io.trainyard.gateway.ui.DashboardFilter;
 import io.trainyard.gateway.ui.DevSignIn;
@@ -39,6 +40,7 @@ import java.util.TreeSet;
  * PKCE, refresh). Loopback callers only, whatever address the gateway listens on.
  */
 @Path("/dev-idp")
+@QueryParameters.Lenient // an OAuth authorization endpoint ignores parameters it does not know
 public final class DevSignInResource {
   /** The audit action of a dev sign-in: who signed in as whom, from where. */
   public static final String DEV_SIGN_IN = "auth.dev-sign-in";

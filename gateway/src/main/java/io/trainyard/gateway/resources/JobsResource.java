@@ -53,6 +53,8 @@ import java.util.function.Consumer;
 @RolesAllowed({"trainer", "team-admin", "platform-admin"})
 public final class JobsResource {
   private static final int MAX_LIST = 500;
+  private static final com.fasterxml.jackson.databind.ObjectMapper SPECS =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   private final JobService jobs;
   private final JobStore store;
@@ -208,6 +210,7 @@ public final class JobsResource {
       @Context SecurityContext security) {
     var caller = Caller.of(security);
     var job = jobs.get(caller, id);
+    checkReplica(job, replica);
     var query = new LogQuery(replica, parseSince(since), follow);
     // Taken before anything is written, given back when the stream ends however it ends.
     var permit = follow ? follows.acquire(caller.principal().subject()) : null;
@@ -254,6 +257,44 @@ public final class JobsResource {
         }
       }
     };
+  }
+
+  /**
+   * Refuses a replica the job cannot have: one named {@code <role>-<index>} for a role of its spec
+   * and an index below the role's replicas (an elastic job's most), as every backend names them.
+   */
+  static void checkReplica(JobRow job, String replica) {
+    if (replica == null) {
+      return;
+    }
+    com.fasterxml.jackson.databind.JsonNode spec;
+    try {
+      spec = SPECS.readTree(job.specJson()).path("spec");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return; // a stored spec is always JSON; nothing to hold the name to if not
+    }
+    var grows = spec.path("elastic").path("maxReplicas").asInt(0);
+    var names = new java.util.ArrayList<String>();
+    spec.path("replicas")
+        .properties()
+        .forEach(
+            role -> {
+              int count = Math.max(role.getValue().asInt(0), grows);
+              for (int i = 0; i < count; i++) {
+                names.add(role.getKey() + "-" + i);
+              }
+            });
+    if (!names.contains(replica)) {
+      var listed = names.size() <= 8 ? names : names.subList(0, 8);
+      throw ApiException.field(
+          ErrorCode.NOT_FOUND,
+          "replica",
+          "names no replica of job "
+              + job.id()
+              + "; its replicas are "
+              + String.join(", ", listed)
+              + (listed.size() < names.size() ? " and " + (names.size() - 8) + " more" : ""));
+    }
   }
 
   private static Instant parseSince(String since) {

@@ -9,6 +9,7 @@ import io.trainyard.gateway.audit.AuditActors;
 import io.trainyard.gateway.auth.Caller;
 import io.trainyard.gateway.errors.ApiException;
 import io.trainyard.gateway.errors.ErrorCode;
+import io.trainyard.gateway.errors.PlainDigits;
 import io.trainyard.gateway.jobs.TeamDirectory;
 import io.trainyard.gateway.webhooks.WebhookAdmin;
 import io.trainyard.gateway.webhooks.WebhookStore;
@@ -138,7 +139,7 @@ public final class WebhooksResource {
       return DEFAULT_LIMIT;
     }
     try {
-      var n = Integer.parseInt(limit);
+      var n = PlainDigits.isPlain(limit) ? Integer.parseInt(limit.strip()) : -1;
       if (n >= 1 && n <= MAX_LIMIT) {
         return n;
       }

@@ -144,6 +144,32 @@ class SpecReaderTest {
             });
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // Any script's digits would be read as the number by Integer.parseInt.
+        "{master: '\u0661\u0662', worker: 1}|spec.replicas.master|is not a whole number",
+        "{master: '\uff11', worker: 1}|spec.replicas.master|is not a whole number",
+        "{master: 99999999999, worker: 1}|spec.replicas.master|is out of range",
+        "{master: 1, worker: '99999999999'}|spec.replicas.worker|is out of range",
+      })
+  void quotedNumbersInOtherDigitsAndNumbersPastTheirTypeAreRefusedByName(
+      String replicas, String field, String message) {
+    var doc = VALID.replace("{master: 1, worker: 1}", replicas);
+    assertThatThrownBy(() -> reader.read(bytes(doc)))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.errors().get(0).field()).isEqualTo(field);
+              assertThat(e.errors().get(0).message()).contains(message);
+            });
+    // ASCII digits in quotes still read as before.
+    assertThat(
+            reader.read(bytes(VALID.replace("worker: 1", "worker: '2'"))).job().spec().replicas())
+        .containsEntry("worker", 2);
+  }
+
   @Test
   void validationErrorsAllComeBack() {
     var doc = VALID.replace("{master: 1, worker: 1}", "{master: 0, worker: -1, chief: 1}");

@@ -71,6 +71,16 @@ class HostileRequestsIT {
           /v1/jobs/j-1/logs?follow=1            | follow
           /v1/audit?afterSeq=x                  | afterSeq
           /v1/audit?limit=1.5                   | limit
+          /v1/jobs?limit=%D9%A1%D9%A2           | limit
+          /v1/audit?afterSeq=%EF%BC%91          | afterSeq
+          /v1/jobs?limit=1&limit=5000           | limit
+          /v1/jobs?limit=                       | limit
+          /v1/jobs?team                         | team
+          /v1/jobs?limt=3                       | limt
+          /v1/audit?days=3                      | days
+          /v1/jobs/;x=1                         | path
+          /v1/jobs;limit=3                      | path
+          /v1/jobs/j-1;x=1/logs                 | path
           """)
   void aParameterThatDoesNotConvertIs400NamingIt(String target, String parameter) {
     var token = target.startsWith("/v1/audit") ? auditor : alice;
@@ -87,6 +97,16 @@ class HostileRequestsIT {
     assertThat(answer.status()).as(answer.body()).isEqualTo(400);
     assertErrorShape(answer.json(), "dryRun");
     assertThat(client.get("/v1/jobs", alice).json().get("jobs")).hasSize(before);
+    // A misspelt parameter is not ignored: it would submit a real job.
+    var misspelt =
+        client.post("/v1/jobs?dryrun=true", alice, "application/json", SPEC.formatted("", ""));
+    assertThat(misspelt.status()).as(misspelt.body()).isEqualTo(400);
+    assertErrorShape(misspelt.json(), "dryrun");
+    assertThat(misspelt.json().get("message").asText())
+        .contains("is not a parameter of this endpoint; it takes dryRun");
+    assertThat(client.get("/v1/jobs", alice).json().get("jobs")).hasSize(before);
+    // A list parameter may be repeated.
+    assertThat(client.get("/v1/jobs?state=RUNNING&state=FAILED", alice).status()).isEqualTo(200);
     var quote =
         client.post("/v1/jobs?dryRun=TRUE", alice, "application/json", SPEC.formatted("", ""));
     assertThat(quote.status()).as(quote.body()).isEqualTo(200);
@@ -233,6 +253,18 @@ class HostileRequestsIT {
                 .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     assertThat(gzip.status()).as(gzip.head() + gzip.body()).isEqualTo(400);
     assertErrorShape(parse(gzip.body()), "Content-Encoding");
+    for (var coding : List.of("br", "deflate", "gzip, zstd", "identity;q=0")) {
+      var unread =
+          raw.send(
+              ("POST /v1/jobs?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                      + alice
+                      + "\r\nContent-Type: application/yaml\r\nContent-Encoding: "
+                      + coding
+                      + "\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
+                  .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      assertThat(unread.status()).as(coding + ": " + unread.head() + unread.body()).isEqualTo(415);
+      assertErrorShape(parse(unread.body()), "Content-Encoding");
+    }
 
     for (var version : List.of("HTTP/1.2", "HTTP/3.0")) {
       var answer =

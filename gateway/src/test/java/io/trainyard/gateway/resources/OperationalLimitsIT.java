@@ -218,6 +218,85 @@ class OperationalLimitsIT {
   }
 
   @Test
+  void oneCallersRequestsInProgressAreBoundedAndTheirPlacesComeBackWhenTheyEnd() throws Exception {
+    // Six requests whose bodies trickle in: four hold carol's four places (callerRequests: 4),
+    // two are answered 429 at once, whichever of them Jetty happens to dispatch last.
+    var held = new ArrayList<java.net.Socket>();
+    try {
+      for (int i = 0; i < 6; i++) {
+        var socket = new java.net.Socket("127.0.0.1", APP.getLocalPort());
+        socket.setSoTimeout(50);
+        held.add(socket);
+        socket
+            .getOutputStream()
+            .write(
+                ("POST /v1/quotes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                        + carol
+                        + "\r\nContent-Type: application/yaml\r\nContent-Length: 4000\r\n\r\n"
+                        + "apiVersion: trainyard.io/v1\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+      }
+      var answered = new ArrayList<String>();
+      var deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+      while (answered.size() < 2 && System.nanoTime() < deadline) {
+        for (var socket : held) {
+          try {
+            var head = new byte[64];
+            int n = socket.getInputStream().read(head);
+            if (n > 0) {
+              answered.add(new String(head, 0, n, StandardCharsets.ISO_8859_1));
+            }
+          } catch (java.net.SocketTimeoutException stillHeld) {
+            // no answer yet: it holds a place
+          }
+        }
+      }
+      assertThat(answered).hasSize(2).allMatch(head -> head.startsWith("HTTP/1.1 429 "));
+      // Nothing else of carol's is in flight now: her next request finds the four places taken.
+      var refused = client.get("/v1/jobs?limit=1", carol);
+      assertThat(refused.status()).as(refused.body()).isEqualTo(429);
+      assertThat(refused.headers().get("retry-after")).containsExactly("3");
+      assertThat(refused.json().at("/errors/0/field").asText()).isEqualTo("request");
+      assertThat(refused.json().get("message").asText())
+          .contains("4 requests in progress on this gateway");
+      // Another caller of the same team is not held back by carol's.
+      assertThat(client.get("/v1/jobs?limit=1", erin).status()).isEqualTo(200);
+    } finally {
+      for (var socket : held) {
+        socket.close();
+      }
+    }
+    // A dropped connection gives its place back: carol is served again.
+    waitFor(() -> client.get("/v1/jobs?limit=1", carol), 200);
+  }
+
+  private static GatewayClient.Answer waitFor(
+      java.util.function.Supplier<GatewayClient.Answer> call, int status)
+      throws InterruptedException {
+    var deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    var answer = call.get();
+    while (answer.status() != status && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      answer = call.get();
+    }
+    assertThat(answer.status()).as(answer.body()).isEqualTo(status);
+    return answer;
+  }
+
+  @Test
+  void logsOfAReplicaTheJobCannotHaveAre404NamingTheOnesItHas() {
+    var id = submit(erin, "replica-names");
+    for (var wrong : List.of("nope", "master-1", "worker-0", "Master-0")) {
+      var answer = client.get("/v1/jobs/" + id + "/logs?replica=" + wrong, erin);
+      assertThat(answer.status()).as(wrong + ": " + answer.body()).isEqualTo(404);
+      assertThat(answer.json().at("/errors/0/field").asText()).isEqualTo("replica");
+      assertThat(answer.json().get("message").asText()).contains("its replicas are master-0");
+    }
+    assertThat(client.get("/v1/jobs/" + id + "/logs?replica=master-0", erin).status())
+        .isEqualTo(200);
+  }
+
+  @Test
   void trainersCancelTheirOwnJobsAndTeamAdminsAnyOfTheirTeam() {
     var id = submit(alice, "not-yours");
     assertThat(client.get("/v1/jobs/" + id, erin).status())
@@ -429,6 +508,9 @@ class OperationalLimitsIT {
           backendHealth:
             checkEvery: 200ms
             retryStartEvery: 200ms
+          callerRequests:
+            maxConcurrent: 4
+            retryAfter: 3s
           logFollow:
             maxPerCaller: 2
             maxTotal: 3
