@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.trainyard.spi.LogLine;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -25,11 +26,14 @@ import java.util.Set;
 /**
  * The layout of one attempt's directory, {@code <dataDir>/<objectName>/}: {@code marker.json},
  * {@code plan.json}, {@code state.json}, and per replica {@code <replica>.log} (one timestamped
- * line per printed line) and {@code <replica>.exit} (the last run's exit code). The replicas get a
- * scratch directory as {@code TRAINYARD_ATTEMPT_DIR}: this one without a sandbox, else one the
- * sandbox gives them (they never see this one). JSON files are replaced atomically, so a reader
- * never sees half of one. The directory is owner-only (0700, files 0600) whatever the umask: it
- * holds the replicas' logs, which may carry what a job printed.
+ * line per printed line), {@code <replica>.exit} (the last run's exit code) and {@code
+ * <replica>.notes} (the backend's own lines about it, e.g. why it restarted). The log and exit
+ * files are handed to the replica's wrapper, so a replica can write to them around it; the notes
+ * file is never opened by any process but the gateway, so a job cannot forge a note. The replicas
+ * get a scratch directory as {@code TRAINYARD_ATTEMPT_DIR}, elsewhere (under the backend's {@code
+ * workDir}; they never see this one), removed when the attempt ends. JSON files are replaced
+ * atomically, so a reader never sees half of one. The directory is owner-only (0700, files 0600)
+ * whatever the umask: it holds the replicas' logs, which may carry what a job printed.
  */
 final class AttemptFiles {
   private static final ObjectMapper JSON =
@@ -195,23 +199,67 @@ final class AttemptFiles {
     io(() -> Files.deleteIfExists(exitFile(replica)));
   }
 
-  /** A line from the backend itself in a replica's log, e.g. why it restarted. */
+  /** The backend's own lines about a replica: written by the gateway alone. */
+  Path notesFile(String replica) {
+    return dir.resolve(replica + ".notes");
+  }
+
+  /**
+   * A line from the backend itself about a replica, e.g. why it restarted: one line, served with
+   * the replica's log (merged by time) as {@code [trainyard] <text>}.
+   */
   void appendNote(String replica, Instant at, String text) {
-    var line = LogLineFormat.format(at, "[trainyard] " + text) + "\n";
-    createPrivate(logFile(replica));
+    var line = LogLineFormat.note(at, text) + "\n";
+    createPrivate(notesFile(replica));
     io(
         () ->
             Files.writeString(
-                logFile(replica),
+                notesFile(replica),
                 line,
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND,
                 StandardOpenOption.WRITE));
   }
 
-  /** The text of the replica's last {@code n} log lines, read from the end of the file. */
+  /** Whether the backend already noted {@code text} about the replica (a later gateway asks). */
+  boolean hasNote(String replica, String text) {
+    try {
+      return new String(Files.readAllBytes(notesFile(replica)), StandardCharsets.UTF_8)
+          .contains(LogLineFormat.NOTE_PREFIX + " " + text);
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The text of the replica's last {@code n} lines, its own and the backend's notes merged by time,
+   * each read from the end of its file. A line of the replica's that looks like a note is marked as
+   * the job's, as when the log is served.
+   */
   List<String> lastLines(String replica, int n) {
-    var file = logFile(replica);
+    var own = tail(replica, logFile(replica), n, false);
+    var notes = tail(replica, notesFile(replica), n, true);
+    // Merged as a served log is (LocalLogStream): each file in its order, the earlier head first,
+    // the replica's line first at equal times.
+    var lines = new ArrayList<LogLine>();
+    int i = 0;
+    int j = 0;
+    while (i < own.size() || j < notes.size()) {
+      if (j == notes.size()
+          || (i < own.size() && LocalLogStream.BY_TIME.compare(notes.get(j), own.get(i)) >= 0)) {
+        lines.add(own.get(i++));
+      } else {
+        lines.add(notes.get(j++));
+      }
+    }
+    return lines.subList(Math.max(0, lines.size() - n), lines.size()).stream()
+        .map(LogLine::text)
+        .toList();
+  }
+
+  private static List<LogLine> tail(String replica, Path file, int n, boolean notes) {
     if (!Files.exists(file)) {
       return List.of();
     }
@@ -226,8 +274,14 @@ final class AttemptFiles {
       }
       lines.removeIf(String::isBlank);
       return lines.subList(Math.max(0, lines.size() - n), lines.size()).stream()
-          .map(raw -> LogLineFormat.parse(replica, raw).text())
+          .map(
+              raw ->
+                  notes
+                      ? LogLineFormat.parse(replica, raw)
+                      : LogLineFormat.parseJobLine(replica, raw))
           .toList();
+    } catch (NoSuchFileException e) {
+      return List.of();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -18,14 +18,40 @@ import java.util.OptionalInt;
 
 /**
  * Drives one attempt from its directory: starts replicas, notices their exits, restarts them within
- * the budget, enforces maxRuntime and stops everything when the attempt ends. All it knows is
- * written to {@code state.json} after every change, so a supervisor created by a later gateway
- * continues where this one stopped. Thread-safe: every method holds the monitor.
+ * the budget, enforces maxRuntime and the disk limits (scratch directory, replica logs) and stops
+ * everything when the attempt ends. All it knows is written to {@code state.json} after every
+ * change, so a supervisor created by a later gateway continues where this one stopped. Thread-safe:
+ * every method holds the monitor, except that {@link #measureScratch} walks the scratch directory
+ * before taking it.
  */
 final class AttemptSupervisor {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(AttemptSupervisor.class);
   private static final int REASON_LINES = 5;
+
+  /** How often the scratch directory is measured at most: see {@link #measureScratch}. */
+  static final Duration SCRATCH_CHECK = Duration.ofSeconds(2);
+
+  /**
+   * How far a log may pass its limit before it is taken as written around the wrapper, which stops
+   * after the line that reaches the limit: one line the reader serves, and some.
+   */
+  static final long LOG_SLACK = ReplicaLogReader.MAX_LINE + 64 * 1024;
+
+  /** What a wrapper writes to its exit file is a code or a sandbox tool's complaint: far less. */
+  static final long EXIT_FILE_LIMIT = 64 * 1024;
+
+  /**
+   * The attempt's disk limits, in bytes: its scratch directory's and each replica's log's.
+   *
+   * @param scratch {@link LocalConfig#scratchLimit()}
+   * @param log {@link LocalConfig#logLimit()}
+   */
+  record DiskLimits(long scratch, long log) {
+    static DiskLimits of(LocalConfig config) {
+      return new DiskLimits(config.scratchLimitBytes(), config.logLimitBytes());
+    }
+  }
 
   private final AttemptFiles files;
   private final AttemptPlan plan;
@@ -35,7 +61,12 @@ final class AttemptSupervisor {
   private final Clock clock;
   private final Duration killGrace;
   private final Runnable onChange;
+  private final DiskLimits limits;
   private final Map<String, ProcessHandle> handles = new HashMap<>();
+  private final java.util.Set<String> logsNotedFull = new java.util.HashSet<>();
+  // Read and written by the scratch walker's thread alone.
+  private long nextScratchCheck = System.nanoTime();
+  private ScratchUsage measured;
   private final List<ProcessHandle> doomed = new ArrayList<>();
   private boolean doomedKnown;
   private AttemptState state;
@@ -51,6 +82,7 @@ final class AttemptSupervisor {
       LocalSecrets secrets,
       Clock clock,
       Duration killGrace,
+      DiskLimits limits,
       Runnable onChange) {
     this.files = files;
     this.plan = plan;
@@ -61,6 +93,7 @@ final class AttemptSupervisor {
     this.secrets = secrets;
     this.clock = clock;
     this.killGrace = killGrace;
+    this.limits = limits;
     this.onChange = onChange;
   }
 
@@ -100,8 +133,36 @@ final class AttemptSupervisor {
     update(state.running(now, plan.maxRuntimeDuration().map(now::plus).orElse(null)));
   }
 
+  /**
+   * Measures the scratch directory, without the monitor (a big one takes a while to walk), every
+   * {@link #SCRATCH_CHECK} or, when walking it took long, no sooner than four walks' time after the
+   * last, so a job with millions of files does not keep the walker busy; the next {@link #tick}
+   * acts on what was found. Called by the backend's scratch walker, one thread, never the poller:
+   * however long a walk takes, no attempt's tick waits for it.
+   */
+  void measureScratch() {
+    if (System.nanoTime() - nextScratchCheck < 0 || !measuresScratch()) {
+      return;
+    }
+    long started = System.nanoTime();
+    var usage = ScratchUsage.measure(files.workDir(), limits.scratch());
+    long took = System.nanoTime() - started;
+    nextScratchCheck = System.nanoTime() + Math.max(SCRATCH_CHECK.toNanos(), 4 * took);
+    synchronized (this) {
+      measured = usage;
+    }
+  }
+
+  private synchronized boolean measuresScratch() {
+    return state.phase() == BackendPhase.RUNNING
+        && state.ending() == null
+        && !files.dir().startsWith(files.workDir()); // an attempt from before, in its own directory
+  }
+
   /** One look at the processes; called by the backend's poller. */
   synchronized void tick() {
+    var usage = measured;
+    measured = null;
     if (state.phase().isTerminal()) {
       return;
     }
@@ -115,6 +176,14 @@ final class AttemptSupervisor {
     }
     if (state.deadline() != null && !clock.instant().isBefore(state.deadline())) {
       beginEnding(BackendPhase.FAILED, "exceeded maxRuntime " + plan.maxRuntime());
+      return;
+    }
+    var overDisk = scratchProblem(usage);
+    if (overDisk == null) {
+      overDisk = logProblem();
+    }
+    if (overDisk != null) {
+      beginEnding(BackendPhase.FAILED, overDisk);
       return;
     }
     for (var replica : plan.replicas()) {
@@ -139,6 +208,71 @@ final class AttemptSupervisor {
       return;
     }
     beginEnding(BackendPhase.STOPPED, "stopped on request");
+  }
+
+  private String scratchProblem(ScratchUsage usage) {
+    if (usage == null) {
+      return null; // not measured this tick
+    }
+    if (usage.overLimit()) {
+      return "scratch directory grew past "
+          + ScratchUsage.size(limits.scratch())
+          + " (scratchLimit)";
+    }
+    if (usage.unmeasurable() != null) {
+      return scrubber()
+          .scrub(
+              "scratch directory could not be measured against scratchLimit: "
+                  + usage.unmeasurable());
+    }
+    return null;
+  }
+
+  /**
+   * Notes, once per replica, that its log reached the limit (its wrapper keeps the rest of its
+   * output out); a log well past it was written around the wrapper, and fails the attempt, as does
+   * an exit file far bigger than any code.
+   */
+  private String logProblem() {
+    for (var replica : plan.replicas()) {
+      var name = replica.name();
+      long size = sizeOf(files.logFile(name));
+      if (size > limits.log() + LOG_SLACK) {
+        return "the log of replica "
+            + name
+            + " grew past "
+            + ScratchUsage.size(limits.log())
+            + " (logLimit): written around the replica's wrapper";
+      }
+      if (sizeOf(files.exitFile(name)) > EXIT_FILE_LIMIT) {
+        return "replica "
+            + name
+            + " wrote more than 64 KiB around its wrapper (to its exit code file)";
+      }
+      if (size >= limits.log() && logsNotedFull.add(name)) {
+        var note = fullLogNote(name);
+        if (!files.hasNote(name, note)) {
+          files.appendNote(name, clock.instant(), note);
+        }
+      }
+    }
+    return null;
+  }
+
+  private String fullLogNote(String name) {
+    return "the log of "
+        + name
+        + " reached "
+        + ScratchUsage.size(limits.log())
+        + " (logLimit): its later output is not kept";
+  }
+
+  private static long sizeOf(java.nio.file.Path file) {
+    try {
+      return java.nio.file.Files.size(file);
+    } catch (IOException e) {
+      return 0; // not written yet
+    }
   }
 
   private void onExit(ReplicaPlan replica) {
@@ -235,7 +369,9 @@ final class AttemptSupervisor {
       ensureNetwork();
       var values = new java.util.LinkedHashMap<>(files.readGatewayEnv());
       values.putAll(secrets.resolve(plan.team(), replica.secretEnv()));
-      var handle = launcher.launch(files, lease, replica, values);
+      var handle =
+          launcher.launch(
+              files, lease, replica, values, limits.log() - sizeOf(files.logFile(name)));
       handles.put(name, handle);
       var start = handle.info().startInstant().orElse(null);
       update(state.withReplica(name, state.replicas().get(name).running(handle.pid(), start)));
@@ -331,7 +467,7 @@ final class AttemptSupervisor {
     handles.clear();
     doomed.clear();
     try {
-      sandbox.release(lease);
+      sandbox.release(lease, files.dir());
     } catch (RuntimeException e) {
       // The attempt is over either way; what is left is for the operator, not a reason to retry.
       LOG.warn(

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * Runs each replica of a job as a process on the gateway's own host, with the environment the
  * Kubeflow Training Operator would give its pod. Everything about an attempt lives in its directory
  * under the context's data directory, so a backend opened by a restarted gateway adopts the
- * attempts still running. One poller thread watches every live attempt.
+ * attempts still running. One poller thread watches every live attempt; another measures their
+ * scratch directories.
  */
 public final class LocalBackend implements TrainingBackend {
   private static final Logger LOG = LoggerFactory.getLogger(LocalBackend.class);
@@ -51,6 +52,7 @@ public final class LocalBackend implements TrainingBackend {
   private final Map<String, AttemptSupervisor> attempts = new ConcurrentHashMap<>();
   private final List<BackendEventListener> listeners = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService poller;
+  private final ScheduledExecutorService scratchWalker;
   private final Object submitLock = new Object();
   private volatile boolean closed;
 
@@ -68,13 +70,18 @@ public final class LocalBackend implements TrainingBackend {
     this.sandbox.seal();
     this.launcher = new ReplicaLauncher(config.codePath(), System.getenv(), sandbox);
     this.secrets = new LocalSecrets(config.secretsPath());
-    this.poller =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              var thread = new Thread(r, "trainyard-local-" + config.id());
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.poller = daemonThread("trainyard-local-" + config.id());
+    // Its own thread: a walk of a scratch directory with millions of files delays no tick.
+    this.scratchWalker = daemonThread("trainyard-local-" + config.id() + "-scratch");
+  }
+
+  private static ScheduledExecutorService daemonThread(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          var thread = new Thread(r, name);
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   /** Opens the backend: adopts the live attempts in the data directory and starts watching. */
@@ -89,6 +96,8 @@ public final class LocalBackend implements TrainingBackend {
     backend.adoptLiveAttempts();
     backend.poller.scheduleWithFixedDelay(
         backend::tickAll, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    backend.scratchWalker.scheduleWithFixedDelay(
+        backend::measureAll, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
     return backend;
   }
 
@@ -233,7 +242,11 @@ public final class LocalBackend implements TrainingBackend {
     var readers =
         names.stream()
             .filter(n -> query.replica() == null || query.replica().equals(n))
-            .map(n -> new ReplicaLogReader(n, attempt.files().logFile(n)))
+            .flatMap(
+                n ->
+                    java.util.stream.Stream.of(
+                        new ReplicaLogReader(n, attempt.files().logFile(n)),
+                        ReplicaLogReader.notes(n, attempt.files().notesFile(n))))
             .toList();
     return attempt
         .scrubber()
@@ -271,6 +284,7 @@ public final class LocalBackend implements TrainingBackend {
   @Override
   public void close() {
     closed = true;
+    scratchWalker.shutdownNow();
     poller.shutdownNow();
     try {
       // A tick still writing state must finish before another backend takes the directory over.
@@ -287,6 +301,17 @@ public final class LocalBackend implements TrainingBackend {
             attempt.tick();
           } catch (RuntimeException e) {
             LOG.warn("local attempt {} could not be checked: {}", name, e.toString());
+          }
+        });
+  }
+
+  private void measureAll() {
+    attempts.forEach(
+        (name, attempt) -> {
+          try {
+            attempt.measureScratch();
+          } catch (RuntimeException e) {
+            LOG.warn("local attempt {}: scratch directory not measured: {}", name, e.toString());
           }
         });
   }
@@ -411,6 +436,7 @@ public final class LocalBackend implements TrainingBackend {
         secrets,
         context.clock(),
         config.killGrace(),
+        AttemptSupervisor.DiskLimits.of(config),
         () -> fire(name));
   }
 

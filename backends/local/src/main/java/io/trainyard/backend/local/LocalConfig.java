@@ -26,8 +26,19 @@ import java.time.Duration;
  * @param uidRange the uids the {@code users} sandbox hands out, one per live attempt, e.g. {@code
  *     200000-200999}: far above the system's and people's accounts, so no file on the host belongs
  *     to them
- * @param workDir where each sandboxed attempt gets its scratch directory ({@code
- *     TRAINYARD_ATTEMPT_DIR}); it must lie outside the gateway's (owner-only) data directory
+ * @param workDir where each attempt gets its scratch directory ({@code TRAINYARD_ATTEMPT_DIR},
+ *     {@code <workDir>/<attempt>}); it must lie outside the gateway's (owner-only) data directory.
+ *     A scratch directory is removed when its attempt ends: what a job wants kept it must write
+ *     elsewhere (an object store); its logs stay in the data directory.
+ * @param scratchLimit how much one attempt's scratch directory may hold, a quantity such as {@code
+ *     10Gi} (the default): the backend measures it every 2 seconds (less often when a walk takes
+ *     long) and fails the attempt once it is past the limit ("scratch directory grew past 10 GiB
+ *     (scratchLimit)"). Counted as disk use: every file and directory at least one 4 KiB block,
+ *     sizes rounded up to blocks, sparse files at their full length, each hard link once per name;
+ *     a directory the gateway cannot read fails the attempt too (it could not be measured)
+ * @param logLimit how much one replica's log may hold, over all its restarts, e.g. {@code 1Gi} (the
+ *     default): lines past it are not kept (the job goes on; one note in the log says so), and a
+ *     replica whose log grows well past it anyway (written around its wrapper) fails the attempt
  */
 @JsonTypeName(LocalBackendFactory.KIND)
 public record LocalConfig(
@@ -42,7 +53,9 @@ public record LocalConfig(
     String killGracePeriod,
     String sandbox,
     String uidRange,
-    String workDir)
+    String workDir,
+    String scratchLimit,
+    String logLimit)
     implements BackendConfig {
 
   public LocalConfig {
@@ -59,6 +72,8 @@ public record LocalConfig(
     workDir =
         blankToDefault(
             workDir, Path.of(System.getProperty("java.io.tmpdir"), "trainyard-" + id).toString());
+    scratchLimit = blankToDefault(scratchLimit, "10Gi");
+    logLimit = blankToDefault(logLimit, "1Gi");
     SandboxMode.parse(sandbox); // throws naming the field
     UidRange.parse(uidRange);
     if (usdPerHour.signum() < 0) {
@@ -70,6 +85,8 @@ public record LocalConfig(
     if (maxConcurrentJobs < 1) {
       throw new IllegalArgumentException("maxConcurrentJobs must be at least 1");
     }
+    positiveBytes("scratchLimit", scratchLimit);
+    positiveBytes("logLimit", logLimit);
     try {
       Quantities.duration(killGracePeriod);
     } catch (IllegalArgumentException e) {
@@ -94,7 +111,9 @@ public record LocalConfig(
       @JsonProperty("killGracePeriod") String killGracePeriod,
       @JsonProperty("sandbox") String sandbox,
       @JsonProperty("uidRange") String uidRange,
-      @JsonProperty("workDir") String workDir) {
+      @JsonProperty("workDir") String workDir,
+      @JsonProperty("scratchLimit") String scratchLimit,
+      @JsonProperty("logLimit") String logLimit) {
     return new LocalConfig(
         id,
         region,
@@ -107,7 +126,40 @@ public record LocalConfig(
         killGracePeriod,
         sandbox,
         uidRange,
-        workDir);
+        workDir,
+        scratchLimit,
+        logLimit);
+  }
+
+  /** A block with the disk limits left to their defaults. */
+  public LocalConfig(
+      String id,
+      String region,
+      boolean hipaaEligible,
+      BigDecimal discountPct,
+      BigDecimal usdPerHour,
+      String codeDir,
+      String secretsDir,
+      Integer maxConcurrentJobs,
+      String killGracePeriod,
+      String sandbox,
+      String uidRange,
+      String workDir) {
+    this(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        usdPerHour,
+        codeDir,
+        secretsDir,
+        maxConcurrentJobs,
+        killGracePeriod,
+        sandbox,
+        uidRange,
+        workDir,
+        null,
+        null);
   }
 
   /** A block with the sandbox settings left to their defaults. */
@@ -150,7 +202,38 @@ public record LocalConfig(
         killGracePeriod,
         newSandbox,
         uidRange,
-        newWorkDir);
+        newWorkDir,
+        scratchLimit,
+        logLimit);
+  }
+
+  /** A copy with other disk limits, e.g. small ones for tests. */
+  public LocalConfig withLimits(String newScratchLimit, String newLogLimit) {
+    return new LocalConfig(
+        id,
+        region,
+        hipaaEligible,
+        discountPct,
+        usdPerHour,
+        codeDir,
+        secretsDir,
+        maxConcurrentJobs,
+        killGracePeriod,
+        sandbox,
+        uidRange,
+        workDir,
+        newScratchLimit,
+        newLogLimit);
+  }
+
+  /** {@link #scratchLimit} in bytes. */
+  public long scratchLimitBytes() {
+    return Quantities.bytes(scratchLimit);
+  }
+
+  /** {@link #logLimit} in bytes. */
+  public long logLimitBytes() {
+    return Quantities.bytes(logLimit);
   }
 
   public SandboxMode sandboxMode() {
@@ -168,7 +251,8 @@ public record LocalConfig(
 
   /** A block with every default, what the gateway uses when it has no configuration. */
   public static LocalConfig defaults() {
-    return new LocalConfig(null, null, false, null, null, null, null, null, null, null, null, null);
+    return new LocalConfig(
+        null, null, false, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /** {@link #codeDir} resolved against the gateway's working directory. */
@@ -183,6 +267,18 @@ public record LocalConfig(
 
   public Duration killGrace() {
     return Quantities.duration(killGracePeriod);
+  }
+
+  private static void positiveBytes(String field, String quantity) {
+    long bytes;
+    try {
+      bytes = Quantities.bytes(quantity);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
+    }
+    if (bytes < 1) {
+      throw new IllegalArgumentException(field + " must be more than 0");
+    }
   }
 
   private static String blankToDefault(String value, String fallback) {

@@ -12,12 +12,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Lines of one or more replica logs, oldest first. Replicas are merged by time; while following, a
- * line is handed out as soon as it is written, so a replica that writes late may appear slightly
- * out of order. One reader thread; {@link #close()} may come from any thread and wakes it.
+ * Lines of one or more replica logs, oldest first. Replicas, and the backend's notes about them,
+ * are merged by time (at equal times the earlier reader in the list first: a replica's own log
+ * before its notes); while following, a line is handed out as soon as it is written, so a replica
+ * that writes late may appear slightly out of order. One reader thread; {@link #close()} may come
+ * from any thread and wakes it.
  */
 final class LocalLogStream implements LogStream {
-  private static final Comparator<LogLine> BY_TIME =
+  static final Comparator<LogLine> BY_TIME =
       Comparator.comparing(LogLine::at, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   private final List<ReplicaLogReader> readers;

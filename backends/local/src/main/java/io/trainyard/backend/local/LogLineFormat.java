@@ -6,10 +6,27 @@ import java.util.Locale;
 
 /**
  * The replica log's line format, {@code <epoch seconds>.<microseconds> <text>}: what bash's {@code
- * $EPOCHREALTIME} gives the replica wrapper for free, without a process per line.
+ * $EPOCHREALTIME} gives the replica wrapper for free, without a process per line. The backend's own
+ * notes have the same format with the text {@code [trainyard] <note>}, in a file of their own that
+ * no replica can write (see {@link AttemptFiles#notesFile}); a line of the replica's own that looks
+ * like a note is handed out marked as the job's ({@link #JOB_MARK}).
  */
 final class LogLineFormat {
+  /** How every line from the backend itself begins, and no line of a job's is served as. */
+  static final String NOTE_PREFIX = "[trainyard]";
+
+  /** Put before a job's line that would otherwise read as the backend's own note. */
+  static final String JOB_MARK = "[job] ";
+
   private LogLineFormat() {}
+
+  /**
+   * A note of the backend's: one line whatever the text holds (a note may quote what a sandbox tool
+   * or a replica wrote), so nothing in it can start a line of its own.
+   */
+  static String note(Instant at, String text) {
+    return format(at, NOTE_PREFIX + " " + text.replaceAll("[\\p{Cc}\\u2028\\u2029]", "?"));
+  }
 
   static String format(Instant at, String text) {
     return at.getEpochSecond()
@@ -29,6 +46,34 @@ final class LogLineFormat {
     return at == null
         ? new LogLine(replica, null, raw)
         : new LogLine(replica, at, raw.substring(space + 1));
+  }
+
+  /**
+   * A line of the replica's log, written by the job through its wrapper (or around it): one whose
+   * text could pass for the backend's note (also behind blanks or invisible characters, in any
+   * case) gets {@link #JOB_MARK} in front.
+   */
+  static LogLine parseJobLine(String replica, String raw) {
+    var line = parse(replica, raw);
+    return looksLikeNote(line.text())
+        ? new LogLine(line.replica(), line.at(), JOB_MARK + line.text())
+        : line;
+  }
+
+  static boolean looksLikeNote(String text) {
+    int i = 0;
+    while (i < text.length()) {
+      int c = text.codePointAt(i);
+      int type = Character.getType(c);
+      if (!Character.isWhitespace(c)
+          && !Character.isSpaceChar(c)
+          && type != Character.FORMAT
+          && type != Character.CONTROL) {
+        break;
+      }
+      i += Character.charCount(c);
+    }
+    return text.regionMatches(true, i, NOTE_PREFIX, 0, NOTE_PREFIX.length());
   }
 
   // $EPOCHREALTIME uses the locale's decimal separator, so accept ',' as well as '.'.

@@ -28,13 +28,35 @@ import java.util.Set;
  * wrapper exports them after the drop.
  */
 final class ReplicaLauncher {
+  /**
+   * Exports the variables, then copies the replica's output lines, stamped, to the log until {@code
+   * $1} bytes have been written (the rest of the replica's log budget, see {@link
+   * LocalConfig#logLimit()}); later lines are read and dropped, so the replica never blocks on a
+   * full pipe. The line that reaches the budget is written whole unless it would pass it by more
+   * than the longest line a reader serves ({@link ReplicaLogReader#MAX_LINE}): the log never passes
+   * its limit by more than that, so the gateway can tell a log written around the wrapper. Lengths
+   * are counted in bytes ({@code LC_ALL=C} in the copying subshell alone, the job keeps its
+   * locale); 19 is the stamp, its blank and the newline. The budget is read-only before the job's
+   * variables are exported, so none of them can change it.
+   */
   private static final String WRAPPER =
       String.join(
           "\n",
+          "readonly ty_log_budget=$1; shift",
           "while IFS= read -r -d '' kv; do export -- \"$kv\" 2>/dev/null; done",
-          "\"$@\" </dev/null 2>&1 | while IFS= read -r line || [[ -n $line ]]; do",
-          "  printf '%s %s\\n' \"$EPOCHREALTIME\" \"$line\"",
-          "done",
+          "\"$@\" </dev/null 2>&1 | {",
+          "  LC_ALL=C; used=0",
+          "  while IFS= read -r line || [[ -n $line ]]; do",
+          "    (( used < ty_log_budget )) || continue",
+          "    if (( used + ${#line} + 19 > ty_log_budget + "
+              + ReplicaLogReader.MAX_LINE
+              + " )); then",
+          "      used=$ty_log_budget; continue",
+          "    fi",
+          "    printf '%s %s\\n' \"$EPOCHREALTIME\" \"$line\"",
+          "    (( used += ${#line} + 19 ))",
+          "  done",
+          "}",
           "code=${PIPESTATUS[0]}",
           "printf '%s\\n' \"$code\" >&2",
           "exit \"$code\"");
@@ -142,19 +164,32 @@ final class ReplicaLauncher {
 
   /**
    * Starts the replica and returns its root process. The log is appended to, so a restart's output
-   * follows the previous run's.
+   * follows the previous run's; this run's wrapper copies at most {@code logBudget} more bytes to
+   * it (the log limit less what earlier runs wrote), and a line that starts below it is copied
+   * whole.
    *
    * @throws IllegalArgumentException the JDK refused the command or environment (see {@link
    *     #unlaunchable})
    */
   ProcessHandle launch(
-      AttemptFiles files, SandboxLease lease, ReplicaPlan plan, Map<String, String> secretValues)
+      AttemptFiles files,
+      SandboxLease lease,
+      ReplicaPlan plan,
+      Map<String, String> secretValues,
+      long logBudget)
       throws IOException {
     var log = files.logFile(plan.name());
     var exit = files.exitFile(plan.name());
     files.createPrivate(log);
     files.createPrivate(exit);
-    var inner = new ArrayList<String>(List.of("/bin/bash", "-c", WRAPPER, "trainyard-replica"));
+    var inner =
+        new ArrayList<String>(
+            List.of(
+                "/bin/bash",
+                "-c",
+                WRAPPER,
+                "trainyard-replica",
+                Long.toString(Math.max(0, logBudget))));
     inner.addAll(plan.command());
     var env = new LinkedHashMap<String, String>(baseEnv);
     if (lease.mode() != SandboxMode.NONE) {

@@ -12,9 +12,12 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 
 /**
- * Reads one replica's log file incrementally: complete lines only, resuming where it stopped, so a
- * file that is still being written can be followed. The file is opened per read and never held, so
- * closing a stream from another thread has nothing to release.
+ * Reads one replica's log file, or the backend's notes about it, incrementally: complete lines
+ * only, resuming where it stopped, so a file that is still being written can be followed. The file
+ * is opened per read and never held, so closing a stream from another thread has nothing to
+ * release. A line of the replica's own that looks like a note of the backend's is handed out marked
+ * as the job's ({@link LogLineFormat#parseJobLine}); only the notes file, which no replica can
+ * write, gives the backend's.
  */
 final class ReplicaLogReader {
   private static final int CHUNK = 64 * 1024;
@@ -24,6 +27,7 @@ final class ReplicaLogReader {
 
   private final String replica;
   private final Path file;
+  private final boolean notes;
   private final ArrayDeque<LogLine> pending = new ArrayDeque<>();
   private long position;
   private boolean skipping;
@@ -33,9 +37,20 @@ final class ReplicaLogReader {
    */
   private long longLineLookedAt = -1;
 
-  ReplicaLogReader(String replica, Path file) {
+  private ReplicaLogReader(String replica, Path file, boolean notes) {
     this.replica = replica;
     this.file = file;
+    this.notes = notes;
+  }
+
+  /** The lines the replica printed (its wrapper's file). */
+  ReplicaLogReader(String replica, Path file) {
+    this(replica, file, false);
+  }
+
+  /** The backend's own notes about the replica (a file only the gateway writes). */
+  static ReplicaLogReader notes(String replica, Path file) {
+    return new ReplicaLogReader(replica, file, true);
   }
 
   /** The next complete line, or null when none has been written yet. */
@@ -143,6 +158,7 @@ final class ReplicaLogReader {
 
   private void add(byte[] bytes, int from, int to) {
     var raw = new String(bytes, from, to - from, StandardCharsets.UTF_8);
-    pending.add(LogLineFormat.parse(replica, raw));
+    pending.add(
+        notes ? LogLineFormat.parse(replica, raw) : LogLineFormat.parseJobLine(replica, raw));
   }
 }

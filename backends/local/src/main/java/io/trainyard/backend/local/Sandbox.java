@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  * Stateless apart from its settings; what an attempt got is in its {@link SandboxLease}.
  */
 final class Sandbox {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Sandbox.class);
   private static final Duration HOLDER_READY = Duration.ofSeconds(10);
 
   /**
@@ -156,9 +157,12 @@ final class Sandbox {
     }
   }
 
-  /** The attempt's scratch directory: the attempt directory itself without a sandbox. */
+  /**
+   * The attempt's scratch directory, under the backend's {@code workDir} in every mode: never the
+   * attempt directory, which holds the logs and state that outlive it.
+   */
   Path workDirOf(Path attemptDir) {
-    return mode == SandboxMode.NONE ? attemptDir : workRoot.resolve(attemptDir.getFileName());
+    return workRoot.resolve(attemptDir.getFileName());
   }
 
   /**
@@ -182,9 +186,6 @@ final class Sandbox {
 
   /** Creates the scratch directory, owned by the attempt's uid and reachable by nobody else. */
   void prepare(SandboxLease lease) {
-    if (lease.mode() == SandboxMode.NONE) {
-      return;
-    }
     try {
       Files.createDirectories(workRoot);
       if (!Files.isDirectory(workRoot, LinkOption.NOFOLLOW_LINKS)
@@ -290,47 +291,71 @@ final class Sandbox {
   /**
    * Once the attempt's processes are gone: kills whatever still runs as its uid (a daemon that left
    * the process tree), stops the network holder, removes what the uid left in the host's shared
-   * writable directories ({@link #SHARED}) and takes the scratch directory back from the uid, so
+   * writable directories ({@link #SHARED}) and the scratch directory ({@link #removeScratch}), so
    * the next attempt that gets the uid — perhaps another team's — finds nothing of this one's. With
    * no process of the uid left, nothing can swap a path under these walks.
+   *
+   * @param attemptDir the attempt's own directory, whose logs stay
    */
-  void release(SandboxLease lease) {
+  void release(SandboxLease lease, Path attemptDir) {
     if (lease.holderPid() != null) {
       ProcessTree.find(lease.holderPid(), lease.holderStart())
           .ifPresent(ProcessHandle::destroyForcibly);
     }
-    if (lease.uid() == null) {
-      return;
+    if (lease.uid() != null) {
+      ProcessTree.killUid(lease.uid());
+      for (var shared : SHARED) {
+        removeOwnedBy(shared, lease.uid());
+      }
     }
-    ProcessTree.killUid(lease.uid());
-    for (var shared : SHARED) {
-      removeOwnedBy(shared, lease.uid());
-    }
+    removeScratch(lease, attemptDir);
+  }
+
+  /**
+   * Removes the attempt's scratch directory. At once, the directory itself becomes the gateway's
+   * and owner-only, so the next attempt given the uid cannot enter it; the removal, which takes a
+   * while for a big one, then goes on in a process of its own, so no other attempt's tick waits for
+   * it: {@code rm -rf}, which follows no link, stays on the file system and reaches any depth
+   * (Java's paths stop at {@code PATH_MAX}), after {@code chmod -R u+rwX} when the gateway is not
+   * root (a job may have left directories it cannot otherwise empty). An attempt from before
+   * scratch directories moved out of the attempt directory keeps its files.
+   */
+  void removeScratch(SandboxLease lease, Path attemptDir) {
     var dir = Path.of(lease.workDir());
-    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+    if (attemptDir.startsWith(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     try {
-      int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-      Files.walkFileTree(
-          dir,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs)
-                throws IOException {
-              chown(d, self);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-              chown(f, self);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+      chown(dir, (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
       Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot take the attempt's scratch directory back", e);
+    }
+    var script =
+        (root ? "" : "chmod -R u+rwX -- \"$1\" 2>/dev/null; ")
+            + "exec rm -rf --one-file-system -- \"$1\"";
+    var builder =
+        new ProcessBuilder("/bin/sh", "-c", script, "trainyard-rm", dir.toString())
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectErrorStream(true);
+    builder.environment().clear();
+    builder.environment().putAll(ReplicaLauncher.TOOL_ENV);
+    try {
+      builder
+          .start()
+          .onExit()
+          .thenAccept(
+              done -> {
+                if (done.exitValue() != 0) {
+                  LOG.warn(
+                      "scratch directory {} not fully removed (rm exited with {})",
+                      dir,
+                      done.exitValue());
+                }
+              });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove the attempt's scratch directory", e);
     }
   }
 

@@ -92,7 +92,7 @@ class LocalBackendIT {
         if [ "$TRAINYARD_REPLICA" = worker-0 ]; then
           sleep 0.5; for i in 1 2 3 4 5 6 7; do echo "line $i"; done; exit 3
         fi
-        echo $$ > "$TRAINYARD_ATTEMPT_DIR/master.pid"; exec sleep 60
+        echo "master pid $$"; exec sleep 60
         """;
     var ref = rig.submit(shellJob(script, "restartPolicy: Never", "master: 1, worker: 1"));
 
@@ -103,7 +103,13 @@ class LocalBackendIT {
         .startsWith("replica worker-0 exited with code 3; last lines:")
         .contains("line 3", "line 7")
         .doesNotContain("line 2");
-    var masterPid = Long.parseLong(Files.readString(rig.workDir(ref).resolve("master.pid")).trim());
+    var masterPid =
+        Long.parseLong(
+            rig.texts(ref, "master-0").stream()
+                .filter(l -> l.startsWith("master pid "))
+                .findFirst()
+                .orElseThrow()
+                .substring("master pid ".length()));
     assertThat(ProcessHandle.of(masterPid).filter(ProcessTree::isRunning)).isEmpty();
   }
 
@@ -112,16 +118,14 @@ class LocalBackendIT {
     var ref =
         rig.submit(
             shellJob(
-                "echo run >> \"$TRAINYARD_ATTEMPT_DIR/runs\"; echo failing; exit 1",
-                "restartPolicy: OnFailure\nmaxRestarts: 2",
-                "master: 1"));
+                "echo failing; exit 1", "restartPolicy: OnFailure\nmaxRestarts: 2", "master: 1"));
 
     var status = rig.awaitEnd(ref);
 
     assertThat(status.phase()).isEqualTo(BackendPhase.FAILED);
     assertThat(status.restarts()).isEqualTo(2);
     assertThat(status.reason()).startsWith("replica master-0 exited with code 1");
-    assertThat(Files.readAllLines(rig.workDir(ref).resolve("runs"))).hasSize(3);
+    assertThat(rig.texts(ref, "master-0")).filteredOn("failing"::equals).hasSize(3);
     assertThat(rig.texts(ref, "master-0"))
         .contains(
             "[trainyard] master-0 exited with code 1; restarting (1 of 2 restarts)",

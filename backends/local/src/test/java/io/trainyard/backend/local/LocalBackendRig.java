@@ -27,11 +27,18 @@ final class LocalBackendRig implements AutoCloseable {
   final Path temp;
   final Path dataDir;
   private final List<ExternalRef> submitted = new ArrayList<>();
+  private final boolean devMode;
   private LocalConfig config;
   private LocalBackend backend;
 
   LocalBackendRig(Path temp) {
+    this(temp, false);
+  }
+
+  /** A rig whose gateway runs in dev mode, where {@code sandbox: none} may be used. */
+  LocalBackendRig(Path temp, boolean devMode) {
     this.temp = temp;
+    this.devMode = devMode;
     this.dataDir = temp.resolve("data/backends/local");
     try {
       // The users sandbox's uids must reach their scratch directories under temp/work.
@@ -77,7 +84,7 @@ final class LocalBackendRig implements AutoCloseable {
         LocalBackend.open(
             config,
             new BackendContext(
-                InstanceShapes.NONE, dataDir, Clock.systemUTC(), false, temp.resolve("data")),
+                InstanceShapes.NONE, dataDir, Clock.systemUTC(), devMode, temp.resolve("data")),
             POLL);
     return backend;
   }
@@ -151,6 +158,17 @@ final class LocalBackendRig implements AutoCloseable {
     while (!Files.exists(file)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError(file + " never appeared");
+      }
+      pause();
+    }
+  }
+
+  /** Waits for {@code path} to be removed (scratch directories are removed in the background). */
+  static void awaitGone(Path path) {
+    var deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(path + " was never removed");
       }
       pause();
     }

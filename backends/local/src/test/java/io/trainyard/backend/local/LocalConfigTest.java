@@ -32,6 +32,28 @@ class LocalConfigTest {
     assertThat(config.uids()).isEqualTo(new UidRange(200000, 200999));
     assertThat(config.workPath())
         .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "trainyard-local"));
+    assertThat(config.scratchLimitBytes()).isEqualTo(10L << 30);
+    assertThat(config.logLimitBytes()).isEqualTo(1L << 30);
+  }
+
+  @Test
+  void bindsTheDiskLimitsAndRefusesNonsenseNamingTheField() throws Exception {
+    var config =
+        TestJobs.YAML.readValue(
+            "type: local\nscratchLimit: 500Mi\nlogLimit: 64Ki\n", LocalConfig.class);
+
+    assertThat(config.scratchLimitBytes()).isEqualTo(500L << 20);
+    assertThat(config.logLimitBytes()).isEqualTo(64L << 10);
+    for (var field : java.util.List.of("scratchLimit", "logLimit")) {
+      for (var value : java.util.List.of("lots", "0", "-1Gi")) {
+        assertThatThrownBy(
+                () ->
+                    TestJobs.YAML.readValue(
+                        "type: local\n" + field + ": '" + value + "'\n", LocalConfig.class))
+            .as(field + ": " + value)
+            .hasMessageContaining(field);
+      }
+    }
   }
 
   @Test

@@ -170,9 +170,8 @@ class LocalSandboxIT {
               // As root, bubblewrap runs the replicas as the attempt's uid too, never as root.
               assertThat(line).isNotEqualTo("probe-ran uid=0");
             });
-    // The replica's scratch directory is the gateway's again once the attempt is over.
-    assertThat(Files.getAttribute(rig.workDir(ref), "unix:uid"))
-        .isEqualTo(Files.getAttribute(temp, "unix:uid"));
+    // The replica's scratch directory is gone once the attempt is over.
+    LocalBackendRig.awaitGone(rig.workDir(ref));
   }
 
   @Test
@@ -220,12 +219,19 @@ class LocalSandboxIT {
     var escapee =
         "setsid bash -c 'echo $$ > \"$TRAINYARD_ATTEMPT_DIR/daemon.pid\"; exec sleep 300'"
             + " >/dev/null 2>&1 &"
-            + " until [ -s \"$TRAINYARD_ATTEMPT_DIR/daemon.pid\" ]; do sleep 0.05; done; exit 0";
+            + " until [ -s \"$TRAINYARD_ATTEMPT_DIR/daemon.pid\" ]; do sleep 0.05; done;"
+            + " echo \"daemon $(cat \"$TRAINYARD_ATTEMPT_DIR/daemon.pid\")\"; exit 0";
     var first = rig.submit(shellJob(escapee, "", "master: 1"));
     var second = rig.submit(shellJob("sleep 30", "", "master: 1"));
     assertThat(rig.awaitEnd(first).phase()).isEqualTo(BackendPhase.SUCCEEDED);
 
-    var daemon = Long.parseLong(Files.readString(rig.workDir(first).resolve("daemon.pid")).trim());
+    var daemon =
+        Long.parseLong(
+            rig.texts(first, "master-0").stream()
+                .filter(l -> l.startsWith("daemon "))
+                .findFirst()
+                .orElseThrow()
+                .substring("daemon ".length()));
     assertThat(ProcessHandle.of(daemon).filter(ProcessTree::isRunning)).isEmpty();
     var firstUid = rig.backendLease(first).uid();
     var secondUid = rig.backendLease(second).uid();
