@@ -10,25 +10,38 @@ import io.trainyard.spi.JobState;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Moves a job whose attempt a backend refused to its next offer, as a new attempt: the budget is
  * asked again when that offer is dearer, and the job is queued (or failed) when no offer is left or
- * the budget has no room.
+ * the budget has no room. Offers on a backend known down are passed over: a backend offers several
+ * instance types, and a job refused by a failing one went to its next type there, only to be moved
+ * again a step later.
  */
 final class Failover {
   private final JobStore store;
   private final TeamDirectory teams;
   private final JobWrites writes;
   private final SubmitRetries retries;
+  private final Predicate<String> down;
   private final Clock clock;
 
+  /**
+   * @param down whether a backend is known down now (a failed probe, refused credentials)
+   */
   Failover(
-      JobStore store, TeamDirectory teams, JobWrites writes, SubmitRetries retries, Clock clock) {
+      JobStore store,
+      TeamDirectory teams,
+      JobWrites writes,
+      SubmitRetries retries,
+      Predicate<String> down,
+      Clock clock) {
     this.store = store;
     this.teams = teams;
     this.writes = writes;
     this.retries = retries;
+    this.down = down;
     this.clock = clock;
   }
 
@@ -40,6 +53,11 @@ final class Failover {
   void apply(JobRow job, String owner, RoutingDecision decision, String why) {
     var nextIndex = job.offerIndex() + 1;
     var next = decision.offer(nextIndex);
+    var passedOver = false;
+    while (next.isPresent() && down.test(next.get().backendId())) {
+      passedOver = true;
+      next = decision.offer(++nextIndex);
+    }
     if (next.isEmpty()) {
       if (job.state() == JobState.SUBMITTED) {
         // Only PENDING may be queued: step back first, as the table requires.
@@ -48,7 +66,8 @@ final class Failover {
           return;
         }
       }
-      writes.write(job, owner, job.withState(JobState.QUEUED, why + "; no other offer", now()));
+      var none = passedOver ? "; no other offer on a backend that is up" : "; no other offer";
+      writes.write(job, owner, job.withState(JobState.QUEUED, why + none, now()));
       return;
     }
     var offer = next.get();
@@ -74,12 +93,15 @@ final class Failover {
     var budget = teams.budget(job.team());
     var extra = extraCost(job, moved);
     if (budget == null || extra.signum() <= 0) {
-      writes.commit(job, owner, moved, List.of(event));
+      if (writes.commit(job, owner, moved, List.of(event))) {
+        writes.moved(job.id(), offer.backendId());
+      }
       return;
     }
     // A dearer offer spends more of the month: the budget is asked again, as at submit.
     var over = store.promote(moved, job.version(), owner, List.of(event), budget, extra);
     if (over.isEmpty()) {
+      writes.moved(job.id(), offer.backendId());
       return;
     }
     var overWhy = why + "; the next offer, " + offer.backendId() + ", is " + over.get().reason();

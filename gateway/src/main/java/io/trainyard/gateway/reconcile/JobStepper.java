@@ -115,7 +115,14 @@ public final class JobStepper {
     this.retries = new SubmitRetries(retries);
     this.submits = new BoundedSubmits(retries.timeout());
     this.writes = new JobWrites(store, clock);
-    this.failover = new Failover(store, teams, writes, this.retries, clock);
+    this.failover =
+        new Failover(
+            store,
+            teams,
+            writes,
+            this.retries,
+            id -> backends.unavailableReason(id) != null,
+            clock);
     this.left = new LeftAttempts(store, backends, json, teams, submits::inFlight);
     this.store = store;
     this.backends = backends;
@@ -132,6 +139,11 @@ public final class JobStepper {
   }
 
   /** Each step as a span of its own (docs/observability.md "Traces"); set before starting. */
+  /** Hears of each job a step moved to another backend, with its id and that backend. */
+  void onMoved(java.util.function.BiConsumer<String, String> listener) {
+    writes.onMoved(listener);
+  }
+
   public JobStepper withTracing(GatewayTracing tracing) {
     this.tracing = tracing;
     return this;

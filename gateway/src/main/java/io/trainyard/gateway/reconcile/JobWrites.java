@@ -6,6 +6,7 @@ import io.trainyard.gateway.db.JobStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +20,7 @@ final class JobWrites {
 
   private final JobStore store;
   private final Clock clock;
+  private volatile BiConsumer<String, String> moved = (jobId, backendId) -> {};
 
   JobWrites(JobStore store, Clock clock) {
     this.store = store;
@@ -39,6 +41,19 @@ final class JobWrites {
 
   private static String describeReason(JobRow next) {
     return next.reason() == null ? "" : ": " + next.reason();
+  }
+
+  /**
+   * Hears of every job moved to a new attempt on its next offer (a failover): with the job's id and
+   * the attempt's backend, so that the job is stepped there without waiting for a pass.
+   */
+  void onMoved(BiConsumer<String, String> listener) {
+    this.moved = listener;
+  }
+
+  /** Says that {@code job} was moved to a new attempt on {@code backendId} ({@link #onMoved}). */
+  void moved(String jobId, String backendId) {
+    moved.accept(jobId, backendId);
   }
 
   boolean commit(JobRow job, String owner, JobRow next, List<JobEvent> events) {

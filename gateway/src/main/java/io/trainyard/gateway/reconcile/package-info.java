@@ -8,7 +8,9 @@
  * over. A replica steps only a job it holds the lease of, and every write is fenced on the row's
  * version and that lease ({@code JobStore.update}), so of several replicas exactly one moves a job,
  * and one whose lease lapsed or was handed over writes nothing. Steps run in one lane (a thread)
- * per backend, so a backend whose calls hang holds up only its own jobs.
+ * per backend, so a backend whose calls hang holds up only its own jobs. A job a step moves to its
+ * next offer (a failover) is stepped there as soon as that step ends, as a targeted step, rather
+ * than at the next pass's turn.
  *
  * <h2>Attempts a job leaves</h2>
  *

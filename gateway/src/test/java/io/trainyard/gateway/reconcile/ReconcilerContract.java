@@ -192,6 +192,19 @@ abstract class ReconcilerContract {
   }
 
   @Test
+  void aFailoverPassesOverOffersOnABackendKnownDown() {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    var job = submit("nowhere-up");
+    registry.markUnhealthy("dear", "probe failed: connection refused");
+
+    reconciler("a").passOnce();
+    var queued = find(job);
+    assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+    assertThat(queued.reason()).endsWith("no other offer on a backend that is up");
+    assertThat(dear.submitCalls).isEmpty();
+  }
+
+  @Test
   void anAttemptTheBackendDidNotAdmitFailsOverThenQueues() {
     var job = submit("not-admitted");
     var r = reconciler("a");
@@ -421,6 +434,25 @@ abstract class ReconcilerContract {
       r.stepSoon(job);
       awaitState(job, JobState.SUBMITTED);
       assertThat(cheap.submitCalls.get(ObjectNames.of(job.id(), 1))).hasValue(1);
+    } finally {
+      r.stop();
+    }
+  }
+
+  @Test
+  void aJobThatFailsOverIsSteppedOnItsNextOfferWithoutWaitingForAPass() throws Exception {
+    cheap.answer = FakeBackend.Answer.NO_CAPACITY;
+    var passes = new java.util.concurrent.CountDownLatch(1);
+    var r = reconciler("a", 100, NO_PASS_SOON, true).observedBy(passed(passes));
+    r.start();
+    try {
+      assertThat(passes.await(60, TimeUnit.SECONDS)).isTrue();
+      var job = submit("moves-on");
+      r.stepSoon(job);
+      // Refused by cheap, moved to dear, and submitted there: the next pass is ten minutes away.
+      awaitState(job, JobState.SUBMITTED);
+      assertThat(find(job).backendId()).isEqualTo("dear");
+      assertThat(dear.submitCalls.get(ObjectNames.of(job.id(), 2))).hasValue(1);
     } finally {
       r.stop();
     }

@@ -61,7 +61,8 @@ final class AzureMlArm {
       return;
     }
     var code = AzureJson.string(AzureJson.object(answer.body(), "error"), "code");
-    if (answer.status() == 404 && !MISSING_PARENT.contains(code)) {
+    // Set.of's contains throws for null: a 404 without an error code names no missing parent.
+    if (answer.status() == 404 && (code == null || !MISSING_PARENT.contains(code))) {
       return;
     }
     throw AzureMlErrorTranslator.fromArm(

@@ -53,7 +53,10 @@ final class EksErrors {
     if (e instanceof AwsServiceException s) {
       var details = s.awsErrorDetails();
       var code = details == null ? null : details.errorCode();
-      return CREDENTIALS.contains(code) || s.statusCode() == 401 || s.statusCode() == 403;
+      // Set.of's contains throws for null: an answer without a code (a proxy's 503) has none.
+      return (code != null && CREDENTIALS.contains(code))
+          || s.statusCode() == 401
+          || s.statusCode() == 403;
     }
     var m = e.getMessage();
     return e instanceof SdkClientException

@@ -70,16 +70,19 @@ final class SageMakerErrorTranslator {
     var details = e.awsErrorDetails();
     var words = details == null ? null : details.errorMessage();
     var message = action + ": " + (code == null ? "" : code + ": ") + (words == null ? "" : words);
-    if (e.isThrottlingException() || THROTTLING.contains(code)) {
+    // Sets of codes hold no null (and Set.of's contains throws for one): an answer without a code,
+    // a proxy's or load balancer's 503 page, is known by its status alone.
+    var known = code == null ? "" : code;
+    if (e.isThrottlingException() || THROTTLING.contains(known)) {
       return new BackendException.Retryable(message, e);
     }
-    if (CAPACITY.contains(code)) {
+    if (CAPACITY.contains(known)) {
       return new BackendException.CapacityUnavailable(message, e);
     }
-    if (NOT_FOUND.contains(code) || ("ValidationException".equals(code) && saysMissing(words))) {
+    if (NOT_FOUND.contains(known) || ("ValidationException".equals(code) && saysMissing(words))) {
       return new BackendException.NotFound(message, e);
     }
-    if (CREDENTIALS.contains(code) || e.statusCode() == 401 || e.statusCode() == 403) {
+    if (CREDENTIALS.contains(known) || e.statusCode() == 401 || e.statusCode() == 403) {
       return new BackendException.Unauthenticated(message, e);
     }
     if (e.statusCode() >= 500 || e.statusCode() == 0) {
