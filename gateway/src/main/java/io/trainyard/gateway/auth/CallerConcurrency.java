@@ -58,11 +58,6 @@ public final class CallerConcurrency implements Filter {
     request.setProperty(PLACE, caller);
   }
 
-  /** Requests {@code caller} has in progress now; for tests and metrics. */
-  public int inProgress(String caller) {
-    return inProgress.getOrDefault(caller, 0);
-  }
-
   private void leave(String caller) {
     inProgress.computeIfPresent(caller, (k, n) -> n <= 1 ? null : n - 1);
   }

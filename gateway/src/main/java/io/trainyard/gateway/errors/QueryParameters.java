@@ -57,10 +57,14 @@ public final class QueryParameters implements DynamicFeature {
   private static final class Check implements ContainerRequestFilter {
     private final Set<String> single;
     private final Set<String> repeatable;
+    private final String takes;
 
     Check(Set<String> single, Set<String> repeatable) {
       this.single = single;
       this.repeatable = repeatable;
+      var names = new TreeSet<>(single);
+      names.addAll(repeatable);
+      this.takes = names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     @Override
@@ -87,8 +91,7 @@ public final class QueryParameters implements DynamicFeature {
           throw ApiException.field(
               ErrorCode.MALFORMED,
               ErrorText.printable(name),
-              "is not a parameter of this endpoint; it takes "
-                  + (single.isEmpty() && repeatable.isEmpty() ? "none" : String.join(", ", all())));
+              "is not a parameter of this endpoint; it takes " + takes);
         }
         if (entry.getValue().size() > 1 && single.contains(name)) {
           throw ApiException.field(
@@ -99,12 +102,6 @@ public final class QueryParameters implements DynamicFeature {
               ErrorCode.MALFORMED, name, "has no value; give one or leave the parameter out");
         }
       }
-    }
-
-    private Set<String> all() {
-      var names = new TreeSet<>(single);
-      names.addAll(repeatable);
-      return names;
     }
   }
 }
