@@ -32,27 +32,6 @@ final class AttemptSupervisor {
   /** How often the scratch directory is measured at most: see {@link #measureScratch}. */
   static final Duration SCRATCH_CHECK = Duration.ofSeconds(2);
 
-  /**
-   * How far a log may pass its limit before it is taken as written around the wrapper, which stops
-   * after the line that reaches the limit: one line the reader serves, and some.
-   */
-  static final long LOG_SLACK = ReplicaLogReader.MAX_LINE + 64 * 1024;
-
-  /** What a wrapper writes to its exit file is a code or a sandbox tool's complaint: far less. */
-  static final long EXIT_FILE_LIMIT = 64 * 1024;
-
-  /**
-   * The attempt's disk limits, in bytes: its scratch directory's and each replica's log's.
-   *
-   * @param scratch {@link LocalConfig#scratchLimit()}
-   * @param log {@link LocalConfig#logLimit()}
-   */
-  record DiskLimits(long scratch, long log) {
-    static DiskLimits of(LocalConfig config) {
-      return new DiskLimits(config.scratchLimitBytes(), config.logLimitBytes());
-    }
-  }
-
   private final AttemptFiles files;
   private final AttemptPlan plan;
   private final ReplicaLauncher launcher;
@@ -61,9 +40,8 @@ final class AttemptSupervisor {
   private final Clock clock;
   private final Duration killGrace;
   private final Runnable onChange;
-  private final DiskLimits limits;
+  private final DiskChecks disk;
   private final Map<String, ProcessHandle> handles = new HashMap<>();
-  private final java.util.Set<String> logsNotedFull = new java.util.HashSet<>();
   // Read and written by the scratch walker's thread alone.
   private long nextScratchCheck = System.nanoTime();
   private ScratchUsage measured;
@@ -82,7 +60,7 @@ final class AttemptSupervisor {
       LocalSecrets secrets,
       Clock clock,
       Duration killGrace,
-      DiskLimits limits,
+      DiskChecks.Limits limits,
       Runnable onChange) {
     this.files = files;
     this.plan = plan;
@@ -93,7 +71,7 @@ final class AttemptSupervisor {
     this.secrets = secrets;
     this.clock = clock;
     this.killGrace = killGrace;
-    this.limits = limits;
+    this.disk = new DiskChecks(files, plan, limits, clock);
     this.onChange = onChange;
   }
 
@@ -145,7 +123,7 @@ final class AttemptSupervisor {
       return;
     }
     long started = System.nanoTime();
-    var usage = ScratchUsage.measure(files.workDir(), limits.scratch());
+    var usage = ScratchUsage.measure(files.workDir(), disk.limits().scratch());
     long took = System.nanoTime() - started;
     nextScratchCheck = System.nanoTime() + Math.max(SCRATCH_CHECK.toNanos(), 4 * took);
     synchronized (this) {
@@ -178,10 +156,7 @@ final class AttemptSupervisor {
       beginEnding(BackendPhase.FAILED, "exceeded maxRuntime " + plan.maxRuntime());
       return;
     }
-    var overDisk = scratchProblem(usage);
-    if (overDisk == null) {
-      overDisk = logProblem();
-    }
+    var overDisk = disk.problem(usage, scrubber());
     if (overDisk != null) {
       beginEnding(BackendPhase.FAILED, overDisk);
       return;
@@ -208,71 +183,6 @@ final class AttemptSupervisor {
       return;
     }
     beginEnding(BackendPhase.STOPPED, "stopped on request");
-  }
-
-  private String scratchProblem(ScratchUsage usage) {
-    if (usage == null) {
-      return null; // not measured this tick
-    }
-    if (usage.overLimit()) {
-      return "scratch directory grew past "
-          + ScratchUsage.size(limits.scratch())
-          + " (scratchLimit)";
-    }
-    if (usage.unmeasurable() != null) {
-      return scrubber()
-          .scrub(
-              "scratch directory could not be measured against scratchLimit: "
-                  + usage.unmeasurable());
-    }
-    return null;
-  }
-
-  /**
-   * Notes, once per replica, that its log reached the limit (its wrapper keeps the rest of its
-   * output out); a log well past it was written around the wrapper, and fails the attempt, as does
-   * an exit file far bigger than any code.
-   */
-  private String logProblem() {
-    for (var replica : plan.replicas()) {
-      var name = replica.name();
-      long size = sizeOf(files.logFile(name));
-      if (size > limits.log() + LOG_SLACK) {
-        return "the log of replica "
-            + name
-            + " grew past "
-            + ScratchUsage.size(limits.log())
-            + " (logLimit): written around the replica's wrapper";
-      }
-      if (sizeOf(files.exitFile(name)) > EXIT_FILE_LIMIT) {
-        return "replica "
-            + name
-            + " wrote more than 64 KiB around its wrapper (to its exit code file)";
-      }
-      if (size >= limits.log() && logsNotedFull.add(name)) {
-        var note = fullLogNote(name);
-        if (!files.hasNote(name, note)) {
-          files.appendNote(name, clock.instant(), note);
-        }
-      }
-    }
-    return null;
-  }
-
-  private String fullLogNote(String name) {
-    return "the log of "
-        + name
-        + " reached "
-        + ScratchUsage.size(limits.log())
-        + " (logLimit): its later output is not kept";
-  }
-
-  private static long sizeOf(java.nio.file.Path file) {
-    try {
-      return java.nio.file.Files.size(file);
-    } catch (IOException e) {
-      return 0; // not written yet
-    }
   }
 
   private void onExit(ReplicaPlan replica) {
@@ -369,9 +279,7 @@ final class AttemptSupervisor {
       ensureNetwork();
       var values = new java.util.LinkedHashMap<>(files.readGatewayEnv());
       values.putAll(secrets.resolve(plan.team(), replica.secretEnv()));
-      var handle =
-          launcher.launch(
-              files, lease, replica, values, limits.log() - sizeOf(files.logFile(name)));
+      var handle = launcher.launch(files, lease, replica, values, disk.logBudget(name));
       handles.put(name, handle);
       var start = handle.info().startInstant().orElse(null);
       update(state.withReplica(name, state.replicas().get(name).running(handle.pid(), start)));

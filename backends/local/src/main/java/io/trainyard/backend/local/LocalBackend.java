@@ -436,7 +436,7 @@ public final class LocalBackend implements TrainingBackend {
         secrets,
         context.clock(),
         config.killGrace(),
-        AttemptSupervisor.DiskLimits.of(config),
+        DiskChecks.Limits.of(config),
         () -> fire(name));
   }
 
