@@ -11,7 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -23,18 +25,21 @@ import org.slf4j.MDC;
  * Commits concurrent submissions together: one transaction, one audit-chain head lock and one WAL
  * flush for a batch of {@link JobStore#insert}s instead of one each (README "Group commit").
  *
- * <p>Callers queue their {@link JobInsertion} and wait. One committer thread per store takes
- * whatever is queued (up to {@code maxBatch}) as soon as the previous batch committed, so there is
- * no timer: an idle gateway commits batches of one, and a batch grows only while the one before it
- * is being flushed. In the batch's transaction it first locks the rows of the teams whose budget or
- * quotas the items check, in sorted order (two committers, in this or another replica, never wait
- * for each other in a cycle), then runs each item under its own savepoint, in queue order, so each
- * item sees the earlier ones exactly as a later transaction would: a repeated idempotency key or
- * live name answers {@link InsertResult.SameKey} / {@link InsertResult.NameTaken}, a budget counts
- * the earlier jobs of the team. An item that fails (a unique key taken meanwhile by another
- * replica, or any other error) is rolled back to its savepoint and answered alone; the others go
- * on. The first audit append of the batch takes the chain head's lock, which the later items then
- * already hold, until the commit.
+ * <p>Callers queue their {@link JobInsertion}. A caller that finds no batch being committed commits
+ * what is queued (its own item, and whatever came with it) on its own thread, so an idle gateway
+ * commits batches of one with no hand-off to another thread and back: on two cores each such
+ * hand-off is a wait for a core. A caller that finds a batch being committed waits, and wakes the
+ * store's committer thread, which takes whatever is queued (up to {@code maxBatch}) as soon as that
+ * batch committed, and keeps taking while more queue. There is no timer: a batch grows only while
+ * the one before it is being flushed. In the batch's transaction it first locks the rows of the
+ * teams whose budget or quotas the items check, in sorted order (two committers, in this or another
+ * replica, never wait for each other in a cycle), then runs each item under its own savepoint, in
+ * queue order, so each item sees the earlier ones exactly as a later transaction would: a repeated
+ * idempotency key or live name answers {@link InsertResult.SameKey} / {@link
+ * InsertResult.NameTaken}, a budget counts the earlier jobs of the team. An item that fails (a
+ * unique key taken meanwhile by another replica, or any other error) is rolled back to its
+ * savepoint and answered alone; the others go on. The first audit append of the batch takes the
+ * chain head's lock, which the later items then already hold, until the commit.
  *
  * <p>Every caller is answered only after the commit returned: if the commit (or the transaction)
  * fails, every caller of the batch gets that failure and nothing of the batch is stored, so audit
@@ -57,6 +62,13 @@ public final class GroupCommit {
   private final int maxBatch;
   private final BatchScope scope;
   private final LinkedBlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
+
+  /** Held by whoever commits a batch now: a caller on its own thread, or the committer. */
+  private final ReentrantLock committingNow = new ReentrantLock();
+
+  /** A permit for each caller that found a batch being committed: the committer's wake-up. */
+  private final Semaphore wanted = new Semaphore(0);
+
   private final Object startLock = new Object();
   private Thread committer;
   private volatile int committing;
@@ -134,8 +146,20 @@ public final class GroupCommit {
   InsertResult insert(JobInsertion item, Supplier<Instant> now) {
     var answer = new CompletableFuture<InsertResult>();
     var context = MDC.getCopyOfContextMap();
-    queue.add(new Queued(item, answer, context == null ? Map.of() : context));
-    startCommitter(now);
+    var queued = new Queued(item, answer, context == null ? Map.of() : context);
+    queue.add(queued);
+    if (committingNow.tryLock()) {
+      try {
+        commitUntilAnswered(queued, now);
+      } finally {
+        committingNow.unlock();
+      }
+    } else {
+      // Whoever commits now may have looked at the queue before this item joined it; the
+      // committer takes it once they are done (at the latest).
+      startCommitter(now);
+      wanted.release();
+    }
     InsertResult result;
     try {
       result = answer.get();
@@ -174,27 +198,57 @@ public final class GroupCommit {
     }
   }
 
+  /** Commits queued batches on the caller's thread until its own item is answered. */
+  private void commitUntilAnswered(Queued own, Supplier<Instant> now) {
+    var context = MDC.getCopyOfContextMap();
+    var batch = new ArrayList<Queued>(Math.min(maxBatch, 16));
+    try {
+      // The item is either answered or still queued: only the holder of the lock takes items.
+      while (!own.answer().isDone() && queue.drainTo(batch, maxBatch) > 0) {
+        commitTaken(batch, now);
+      }
+    } finally {
+      MDC.setContextMap(context == null ? Map.of() : context);
+    }
+  }
+
   private void commitForever(Supplier<Instant> now) {
     var batch = new ArrayList<Queued>(maxBatch);
     while (true) {
       try {
-        batch.add(queue.take());
-        queue.drainTo(batch, maxBatch - 1);
-        committing = batch.size();
-        commit(batch, now);
+        wanted.acquire();
+        wanted.drainPermits();
+        committingNow.lockInterruptibly();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        batch.forEach(q -> q.answer().completeExceptionally(e));
         return;
-      } catch (RuntimeException | Error e) {
-        // Never leave a caller waiting, whatever went wrong.
-        LOG.error("group commit failed outside a batch", e);
-        batch.forEach(q -> q.answer().completeExceptionally(e));
+      }
+      try {
+        while (queue.drainTo(batch, maxBatch) > 0) {
+          commitTaken(batch, now);
+        }
       } finally {
-        committing = 0;
-        batch.clear();
+        committingNow.unlock();
         MDC.clear();
       }
+    }
+  }
+
+  /** Commits {@code batch}, answers each of its callers, and empties it. */
+  private void commitTaken(List<Queued> batch, Supplier<Instant> now) {
+    try {
+      committing = batch.size();
+      commit(batch, now);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      batch.forEach(q -> q.answer().completeExceptionally(e));
+    } catch (RuntimeException | Error e) {
+      // Never leave a caller waiting, whatever went wrong.
+      LOG.error("group commit failed outside a batch", e);
+      batch.forEach(q -> q.answer().completeExceptionally(e));
+    } finally {
+      committing = 0;
+      batch.clear();
     }
   }
 

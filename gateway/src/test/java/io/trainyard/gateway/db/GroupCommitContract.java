@@ -243,6 +243,46 @@ abstract class GroupCommitContract extends JobStoreFixture {
   }
 
   @Test
+  void aCallerFindingNoBatchUnderWayCommitsOnItsOwnThreadAndKeepsItsLogContext() throws Exception {
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH);
+    var ranOn = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+    var recording =
+        new FailsAfterAppending(JobAudit.NONE, Set.of()) {
+          @Override
+          public void submitted(Handle h, JobRow stored, AuditActor actor) {
+            ranOn.add(Thread.currentThread().getName() + " " + org.slf4j.MDC.get("request"));
+          }
+        };
+    var batched = new JobStore(db.jdbi(), clock, recording, JobAdmission.NONE, gc);
+    var pool = Executors.newSingleThreadExecutor(r -> new Thread(r, "a-caller"));
+    try {
+      for (var name : List.of("one", "two")) {
+        var job = newJob("solo", name);
+        var logged =
+            pool.submit(
+                () -> {
+                  org.slf4j.MDC.put("request", name);
+                  try {
+                    assertThat(batched.insert(job, submitted(job), null))
+                        .isInstanceOf(InsertResult.Created.class);
+                    return org.slf4j.MDC.get("request");
+                  } finally {
+                    org.slf4j.MDC.clear();
+                  }
+                });
+        assertThat(logged.get(30, TimeUnit.SECONDS)).isEqualTo(name);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    // No hand-off to the committer thread and back: it was never needed.
+    assertThat(ranOn).containsExactly("a-caller one", "a-caller two");
+    assertThat(gc.batches()).isEqualTo(2);
+    assertThat(liveIds("solo")).hasSize(2);
+  }
+
+  @Test
   void twoCommittersLockingTheSameTeamsInOppositeOrdersBothComplete() throws Exception {
     // Two replicas: stores with committers and connections of their own on one database.
     var other = Jdbi.create(db.url(), db.user(), "");
