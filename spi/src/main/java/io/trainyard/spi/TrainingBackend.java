@@ -29,6 +29,21 @@ public interface TrainingBackend extends AutoCloseable {
   Proposals placements(JobSpec spec);
 
   /**
+   * Whether {@link #placements} answers now from what this backend already holds (its
+   * configuration, a price catalog, an informer's cache, the local host's figures) without network
+   * I/O and without a wait that could hang. The gateway then asks it in the caller's thread rather
+   * than on a pool bounded by the quote deadline. False (the default) whenever a call may reach a
+   * cloud or cluster API or wait for one, which is the safe answer when in doubt.
+   *
+   * <p>The answer may change over the backend's life (false until it has first reached its cluster,
+   * true after), so it is asked for each quote; true must hold for a call made right after. Cheap,
+   * never blocks; thread-safe like the rest.
+   */
+  default boolean placementsFromMemory() {
+    return false;
+  }
+
+  /**
    * Starts {@code job}'s attempt on this backend, as the object named {@link
    * BackendJob#objectName()}. Idempotent per (job, attempt): if that object already exists and
    * carries the same job id and spec hash it is adopted and its reference returned; if it exists

@@ -47,6 +47,12 @@ final class UnstartedBackend implements TrainingBackend {
     return Proposals.rejected(id, "not started: " + reason);
   }
 
+  /** Its reason, held since the start failed. */
+  @Override
+  public boolean placementsFromMemory() {
+    return true;
+  }
+
   @Override
   public ExternalRef submit(BackendJob job) {
     throw notStarted();

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -104,15 +105,28 @@ public final class JobService {
         "route",
         () -> {
           var waiting = store.waitingByBackend();
-          // Every backend is asked at once, each bounded by the same deadline: a backend whose
-          // calls hang costs a quote at most quoteTimeout, and only its own offer.
+          // Every backend that may need the network is asked at once on a pool, each bounded by
+          // the same deadline: a backend whose calls hang costs a quote at most quoteTimeout, and
+          // only its own offer. Those that answer from memory are asked here meanwhile, sparing
+          // two thread hand-offs each.
           var deadline = System.nanoTime() + quoteTimeout.toNanos();
-          var answers = new ArrayList<java.util.function.LongFunction<BackendQuote>>();
-          for (var entry : backends.all()) {
+          var entries = List.copyOf(backends.all());
+          var answers = new ArrayList<LongFunction<BackendQuote>>(entries.size());
+          for (var entry : entries) {
             var answered = answeredWithoutAsking(team, entry);
-            answers.add(answered != null ? at -> answered : ask(job, entry));
+            if (answered != null) {
+              answers.add(at -> answered);
+            } else {
+              answers.add(entry.backend().placementsFromMemory() ? null : ask(job, entry));
+            }
           }
-          var quotes = new ArrayList<BackendQuote>();
+          for (int i = 0; i < answers.size(); i++) {
+            if (answers.get(i) == null) {
+              var here = askHere(job, entries.get(i));
+              answers.set(i, at -> here);
+            }
+          }
+          var quotes = new ArrayList<BackendQuote>(answers.size());
           for (var answer : answers) {
             quotes.add(GatewayQueueAhead.add(answer.apply(deadline), waiting));
           }
@@ -141,32 +155,45 @@ public final class JobService {
     return null;
   }
 
-  /** Starts asking the backend for placements; its quote, given the deadline to wait until. */
-  private java.util.function.LongFunction<BackendQuote> ask(
-      TrainingJob job, BackendRegistry.Entry entry) {
-    var config = entry.config();
+  /** Starts asking the backend for placements on the pool; its quote, given the deadline. */
+  private LongFunction<BackendQuote> ask(TrainingJob job, BackendRegistry.Entry entry) {
     BoundedCalls.Pending<Proposals> pending;
     try {
-      pending = quoteCalls.start(config.id(), () -> entry.backend().placements(job.spec()), null);
+      pending =
+          quoteCalls.start(entry.config().id(), () -> entry.backend().placements(job.spec()), null);
     } catch (BoundedCalls.NoAnswer e) {
       var refused = notNow(entry, "could not propose a placement: " + e.getMessage());
       return at -> refused;
     }
     return deadline -> {
       try {
-        return new BackendQuote(
-            config.id(),
-            entry.backend().kind(),
-            config.region(),
-            config.hipaaEligible(),
-            config.discountPct(),
-            pending.await(deadline, quoteTimeout),
-            null);
+        return quote(entry, pending.await(deadline, quoteTimeout));
       } catch (RuntimeException e) {
         // A backend that fails to answer is in trouble, not a verdict on the spec.
         return notNow(entry, "could not propose a placement: " + e.getMessage());
       }
     };
+  }
+
+  /** The quote of a backend whose placements need no network, asked in this thread. */
+  private static BackendQuote askHere(TrainingJob job, BackendRegistry.Entry entry) {
+    try {
+      return quote(entry, entry.backend().placements(job.spec()));
+    } catch (RuntimeException e) {
+      return notNow(entry, "could not propose a placement: " + e.getMessage());
+    }
+  }
+
+  private static BackendQuote quote(BackendRegistry.Entry entry, Proposals proposals) {
+    var config = entry.config();
+    return new BackendQuote(
+        config.id(),
+        entry.backend().kind(),
+        config.region(),
+        config.hipaaEligible(),
+        config.discountPct(),
+        proposals,
+        null);
   }
 
   private static BackendQuote notNow(BackendRegistry.Entry entry, String why) {

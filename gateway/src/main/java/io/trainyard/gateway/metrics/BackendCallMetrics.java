@@ -115,6 +115,11 @@ public final class BackendCallMetrics {
     }
 
     @Override
+    public boolean placementsFromMemory() {
+      return delegate.placementsFromMemory();
+    }
+
+    @Override
     public ExternalRef submit(BackendJob job) {
       return timed("submit", () -> delegate.submit(job));
     }

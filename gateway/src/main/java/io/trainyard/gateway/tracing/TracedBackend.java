@@ -71,6 +71,11 @@ public final class TracedBackend implements TrainingBackend {
   }
 
   @Override
+  public boolean placementsFromMemory() {
+    return backend.placementsFromMemory();
+  }
+
+  @Override
   public ExternalRef submit(BackendJob job) {
     return call("submit", job.jobId(), () -> backend.submit(job));
   }

@@ -130,8 +130,27 @@ final class FakeBackend implements TrainingBackend {
   /** When set, placements wait until it is counted down: a backend whose quotes hang. */
   volatile java.util.concurrent.CountDownLatch placementsGate;
 
+  /** Whether it says its placements need no network (asked in the quoting thread). */
+  volatile boolean fromMemory;
+
+  /** When set, placements throw it: a backend whose quote fails. */
+  volatile RuntimeException placementsFailure;
+
+  /** The name of each thread placements were asked on, in order. */
+  final List<String> placementThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  @Override
+  public boolean placementsFromMemory() {
+    return fromMemory;
+  }
+
   @Override
   public Proposals placements(JobSpec spec) {
+    placementThreads.add(Thread.currentThread().getName());
+    var failure = placementsFailure;
+    if (failure != null) {
+      throw failure;
+    }
     var gate = placementsGate;
     if (gate != null) {
       try {

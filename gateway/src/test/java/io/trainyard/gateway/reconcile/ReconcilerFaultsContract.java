@@ -367,6 +367,46 @@ abstract class ReconcilerFaultsContract {
   }
 
   @Test
+  void aBackendThatAnswersFromMemoryIsAskedInTheCallersThreadAndAnotherOnTheQuotePool() {
+    cheap.fromMemory = true;
+    var job = submit("nlp", "from-memory");
+    assertThat(job.backendId()).isEqualTo("cheap");
+    assertThat(cheap.placementThreads).containsExactly(Thread.currentThread().getName());
+    assertThat(dear.placementThreads).containsExactly("backend-quote");
+  }
+
+  @Test
+  void aBackendThatAnswersFromMemoryIsAskedWhileAHungOneRunsOutItsDeadline() {
+    dear.fromMemory = true;
+    cheap.placementsGate = new java.util.concurrent.CountDownLatch(1);
+    service.withQuoteTimeout(Duration.ofMillis(200));
+    try {
+      long started = System.nanoTime();
+      var job = submit("nlp", "beside-a-hung-one");
+      var tookMs = (System.nanoTime() - started) / 1_000_000;
+      assertThat(job.backendId()).isEqualTo("dear");
+      assertThat(dear.placementThreads).containsExactly(Thread.currentThread().getName());
+      assertThat(json.write(json.read(job.decisionJson(), io.trainyard.cost.RoutingDecision.class)))
+          .contains("no answer within 200 ms");
+      // The hung one was waited for up to its deadline, beside the inline answer.
+      assertThat(tookMs).isGreaterThanOrEqualTo(200L);
+    } finally {
+      cheap.placementsGate.countDown();
+    }
+  }
+
+  @Test
+  void aBackendAskedInTheCallersThreadThatFailsIsNotNowAndTheOtherTakesTheJob() {
+    cheap.fromMemory = true;
+    cheap.placementsFailure = new IllegalStateException("price table unreadable");
+    var job = submit("nlp", "from-memory-fails");
+    assertThat(job.backendId()).isEqualTo("dear");
+    var decision = json.read(job.decisionJson(), io.trainyard.cost.RoutingDecision.class);
+    assertThat(decision.notNowReasons())
+        .containsExactly("cheap: could not propose a placement: price table unreadable");
+  }
+
+  @Test
   void aCleanUpTheBackendCannotDoNowIsTriedAgainAndOneItRefusesIsGivenUp() {
     var job = submit("nlp", "hard-to-clean");
     registry.markUnhealthy("cheap", "probe failed");

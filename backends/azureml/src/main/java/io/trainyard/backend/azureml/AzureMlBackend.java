@@ -58,6 +58,15 @@ public final class AzureMlBackend implements TrainingBackend {
   }
 
   /**
+   * The configured VM sizes, this module's size table and the price catalog: ARM is asked nothing
+   * (no quota or cluster-size call) until submit.
+   */
+  @Override
+  public boolean placementsFromMemory() {
+    return true;
+  }
+
+  /**
    * Creates the environment version of the job's image, then the job. A PUT to ARM creates or
    * replaces, so the job is looked up first: one of ours with this job id and spec hash is adopted,
    * any other refused.

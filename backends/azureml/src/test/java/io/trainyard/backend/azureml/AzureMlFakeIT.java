@@ -48,6 +48,15 @@ class AzureMlFakeIT {
   }
 
   @Test
+  void placementsAnswerFromMemoryAskingArmNothing() {
+    // Configured VM sizes, this module's size table and the catalog: the gateway asks it inline.
+    assertThat(backend.placementsFromMemory()).isTrue();
+    var before = fake.calls().size();
+    assertThat(backend.placements(TestJobs.spec(TestJobs.FULL_SPEC)).placements()).isNotEmpty();
+    assertThat(fake.calls()).hasSize(before);
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void theJobOnTheWireIsWhatTheSpecAsked() {
     var job = job(true);

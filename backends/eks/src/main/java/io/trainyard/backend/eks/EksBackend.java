@@ -71,6 +71,17 @@ final class EksBackend implements TrainingBackend {
     return backend.placements(spec);
   }
 
+  /**
+   * Not before the cluster is reached: the first placements call asks AWS ({@code DescribeCluster})
+   * and may wait for another caller's attempt. Once connected (never undone), as the cluster's
+   * backend says.
+   */
+  @Override
+  public boolean placementsFromMemory() {
+    var backend = connected;
+    return backend != null && backend.placementsFromMemory();
+  }
+
   @Override
   public ExternalRef submit(BackendJob job) {
     return connected().submit(job);

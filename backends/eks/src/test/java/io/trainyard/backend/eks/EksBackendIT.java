@@ -85,7 +85,11 @@ class EksBackendIT {
     assertThat(backend.kind()).isEqualTo("eks");
     assertThat(backend.id()).isEqualTo("eks-use1");
     var spec = TestJobs.spec(SPEC);
+    // Not before DescribeCluster has answered (the first placements call asks AWS); then as the
+    // cluster's backend says, which has listed pending pods by then.
+    assertThat(backend.placementsFromMemory()).isFalse();
     var proposals = backend.placements(spec);
+    assertThat(backend.placementsFromMemory()).isTrue();
     assertThat(proposals.rejections()).isEmpty();
     var placement = proposals.placements().get(0);
     assertThat(placement.provider()).isEqualTo("aws");

@@ -52,7 +52,7 @@ public final class KubernetesBackend implements TrainingBackend {
     var ended = new EndedAttempts(context.dataDir(), context.clock());
     this.follower = new AttemptFollower(cluster, api, ended, context.clock());
     this.logs = new PodLogs(api, follower);
-    this.pending = new PendingPods(api, context.clock());
+    this.pending = new PendingPods(api, context.clock(), cluster.backendId());
   }
 
   /**
@@ -78,9 +78,18 @@ public final class KubernetesBackend implements TrainingBackend {
 
   @Override
   public Proposals placements(JobSpec spec) {
-    // What waits ahead is read per quote (one list of pending pods): the fastest policy ranks by
-    // it, and a cached figure would be stale exactly when it matters.
+    // What waits ahead is read per quote from the last list of pending pods, at most MAX_AGE old
+    // while quotes keep coming (the fastest policy ranks by it): see PendingPods.
     return placements.propose(spec, pending.read());
+  }
+
+  /**
+   * The configured node pools and the last list of pending pods, once there is one recent enough to
+   * answer from ({@link PendingPods#read}): newer lists are taken in the background.
+   */
+  @Override
+  public boolean placementsFromMemory() {
+    return pending.readsFromMemory();
   }
 
   @Override
@@ -189,6 +198,7 @@ public final class KubernetesBackend implements TrainingBackend {
 
   @Override
   public void close() {
+    pending.close();
     follower.close();
     api.client().close();
   }

@@ -10,6 +10,8 @@ import io.trainyard.cost.PriceCatalog;
 import io.trainyard.cost.Router;
 import java.math.BigDecimal;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,7 +56,7 @@ class PendingPodsIT extends CrudServerTest {
     pod("other-team", "bound", "Pending", "ip-10-0-0-2", Map.of("pool", "a10g"));
 
     servePendingPodsByFieldSelector();
-    clock.advance(PendingPods.MAX_AGE); // the list before is no longer used
+    clock.advance(PendingPods.SERVED_FOR); // the list before is no longer served
     var after = router.route(spec, java.util.List.of(quote(spec)));
     var chosen = after.offers().get(0);
     assertThat(chosen.placement().lines().get(0).pool()).isEqualTo("a10g");
@@ -104,9 +106,91 @@ class PendingPodsIT extends CrudServerTest {
     pod("other-team", "spot-1", "Pending", null, Map.of("pool", "a10g-spot"));
     servePendingPodsByFieldSelector();
     clock.advance(PendingPods.MAX_AGE);
-    var spot = backend.placements(spec).placements().stream().filter(p -> p.spot()).findFirst();
-    assertThat(spot.orElseThrow().waitingAhead().count()).isEqualTo(1);
+    // This quote still has the last list; it starts the next one, which the quotes after see.
+    assertThat(spotAhead(spec)).isZero();
+    await(() -> spotAhead(spec) == 1, "the list taken in the background answers");
     assertThat(podLists()).isEqualTo(1);
+  }
+
+  @Test
+  void aStaleListAnswersWhileOneNewListIsTakenInTheBackground() throws Exception {
+    var refresher = Executors.newSingleThreadExecutor();
+    var client = cluster.newClient();
+    var pending = new PendingPods(new KubeflowJobApi(client), clock, "k8s", refresher);
+    try {
+      assertThat(pending.read().selectors()).isEmpty();
+      cluster.drainRequests();
+      pod("other-team", "spot-1", "Pending", null, Map.of("pool", "a10g-spot"));
+      servePendingPodsByFieldSelector();
+      var busy = new CountDownLatch(1);
+      refresher.execute(() -> awaitQuietly(busy)); // the background list queues behind this
+      clock.advance(PendingPods.MAX_AGE);
+      for (int i = 0; i < 5; i++) {
+        assertThat(pending.read().selectors())
+            .as("the last list, while the next one waits")
+            .isEmpty();
+        assertThat(pending.readsFromMemory()).isTrue();
+      }
+      assertThat(podLists()).isZero();
+
+      busy.countDown();
+      await(() -> pending.read().selectors().size() == 1, "the background list is served");
+      assertThat(podLists()).as("one list for the five stale reads").isEqualTo(1);
+    } finally {
+      pending.close();
+      client.close();
+    }
+  }
+
+  @Test
+  void theFirstReadWaitsForTheFirstListAndSoDoesOneAfterAQuietSpell() throws Exception {
+    var refresher = Executors.newSingleThreadExecutor();
+    var busy = new CountDownLatch(1);
+    refresher.execute(() -> awaitQuietly(busy)); // nothing gets listed in the background
+    var client = cluster.newClient();
+    var pending = new PendingPods(new KubeflowJobApi(client), clock, "k8s", refresher);
+    try {
+      pod("other-team", "spot-1", "Pending", null, Map.of("pool", "a10g-spot"));
+      servePendingPodsByFieldSelector();
+      assertThat(pending.readsFromMemory()).as("no list yet").isFalse();
+      assertThat(pending.read().selectors()).hasSize(1);
+      assertThat(pending.readsFromMemory()).isTrue();
+
+      // No quote for SERVED_FOR: what waited then is not shown as waiting now.
+      clock.advance(PendingPods.SERVED_FOR.minus(PendingPods.MAX_AGE));
+      assertThat(pending.readsFromMemory()).isFalse();
+      clock.advance(PendingPods.MAX_AGE);
+      assertThat(pending.read().selectors()).as("listed again, by this read").isEmpty();
+    } finally {
+      busy.countDown();
+      pending.close();
+      client.close();
+    }
+  }
+
+  @Test
+  void theBackendAnswersFromMemoryOnceItHasListedPendingPods() {
+    // Until the first list the quote's read waits for the API server: asked on the quote pool.
+    assertThat(backend.placementsFromMemory()).isFalse();
+    backend.placements(TestJobs.spec(GPU_JOB));
+    assertThat(backend.placementsFromMemory()).isTrue();
+  }
+
+  private long spotAhead(io.trainyard.spi.spec.JobSpec spec) {
+    return backend.placements(spec).placements().stream()
+        .filter(p -> p.spot())
+        .findFirst()
+        .orElseThrow()
+        .waitingAhead()
+        .count();
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private long podLists() throws InterruptedException {

@@ -22,7 +22,7 @@ import java.util.OptionalInt;
  * everything when the attempt ends. All it knows is written to {@code state.json} after every
  * change, so a supervisor created by a later gateway continues where this one stopped. Thread-safe:
  * every method holds the monitor, except that {@link #measureScratch} walks the scratch directory
- * before taking it.
+ * before taking it and {@link #isTerminal} reads the state without it.
  */
 final class AttemptSupervisor {
   private static final org.slf4j.Logger LOG =
@@ -47,7 +47,8 @@ final class AttemptSupervisor {
   private ScratchUsage measured;
   private final List<ProcessHandle> doomed = new ArrayList<>();
   private boolean doomedKnown;
-  private AttemptState state;
+  // Written under the monitor; volatile so isTerminal() reads it without waiting for a tick.
+  private volatile AttemptState state;
   private SandboxLease lease;
 
   AttemptSupervisor(
@@ -79,7 +80,11 @@ final class AttemptSupervisor {
     return state.toStatus();
   }
 
-  synchronized boolean isTerminal() {
+  /**
+   * Without the monitor: a tick holds it while it starts or kills processes (a {@code kill -1} or a
+   * network namespace's holder may take seconds), and quotes count live attempts through this.
+   */
+  boolean isTerminal() {
     return state.phase().isTerminal();
   }
 

@@ -116,6 +116,15 @@ public final class LocalBackend implements TrainingBackend {
     return placements.propose(spec, config.maxConcurrentJobs() - liveAttempts());
   }
 
+  /**
+   * The configuration and a count of the attempts in memory ({@link AttemptSupervisor#isTerminal}
+   * takes no lock a tick could hold): nothing to wait for.
+   */
+  @Override
+  public boolean placementsFromMemory() {
+    return true;
+  }
+
   /** Replicas get them in their process environment, which only they (and root) can read. */
   @Override
   public boolean deliversGatewaySecrets() {

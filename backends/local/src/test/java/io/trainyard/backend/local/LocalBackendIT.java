@@ -37,6 +37,12 @@ class LocalBackendIT {
   }
 
   @Test
+  void placementsAnswerFromMemory() {
+    // The configuration and the attempts in memory, counted without the supervisors' monitors.
+    assertThat(backend.placementsFromMemory()).isTrue();
+  }
+
+  @Test
   void theExampleTrainsOnTwoReplicasTalkingThroughMasterAddrAndPort() throws Exception {
     var spec = TestJobs.file(TestJobs.REPO_ROOT.resolve("examples/linear-regression.yaml")).spec();
     var events = new CopyOnWriteArrayList<ExternalRef>();

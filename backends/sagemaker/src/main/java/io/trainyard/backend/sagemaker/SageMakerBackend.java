@@ -64,6 +64,15 @@ public final class SageMakerBackend implements TrainingBackend {
   }
 
   /**
+   * The configured instance types and the price catalog's shapes: SageMaker's API is asked nothing
+   * until submit (it tells no capacity or queue ahead of a new training job anyway).
+   */
+  @Override
+  public boolean placementsFromMemory() {
+    return true;
+  }
+
+  /**
    * Creates the training job; when the name is taken (a gateway died after creating it), adopts the
    * existing job if its tags carry this job id and spec hash, and refuses it otherwise.
    */

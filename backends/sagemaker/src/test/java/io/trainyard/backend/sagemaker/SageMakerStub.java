@@ -101,6 +101,10 @@ public final class SageMakerStub implements AutoCloseable {
     tags.remove(name);
   }
 
+  public List<Call> calls() {
+    return List.copyOf(calls);
+  }
+
   public List<Call> calls(String operation) {
     return calls.stream().filter(c -> c.operation().equals(operation)).toList();
   }

@@ -48,6 +48,15 @@ class SageMakerStubIT {
   }
 
   @Test
+  void placementsAnswerFromMemoryAskingSageMakerNothing() {
+    // Configured instance types and the price catalog's shapes: the gateway asks it inline.
+    assertThat(backend.placementsFromMemory()).isTrue();
+    var before = stub.calls().size();
+    assertThat(backend.placements(TestJobs.spec(TestJobs.FULL_SPEC)).placements()).isNotEmpty();
+    assertThat(stub.calls()).hasSize(before);
+  }
+
+  @Test
   void theRequestOnTheWireIsWhatTheSpecAsked() {
     var job = job(true);
 

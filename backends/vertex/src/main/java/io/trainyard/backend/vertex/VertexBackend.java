@@ -77,6 +77,12 @@ public final class VertexBackend implements TrainingBackend {
     return placements.propose(spec);
   }
 
+  /** The configured machine types and the price catalog's shapes: Vertex is asked nothing. */
+  @Override
+  public boolean placementsFromMemory() {
+    return true;
+  }
+
   @Override
   public ExternalRef submit(BackendJob job) {
     var reasons = placements.reasonsAgainst(job.spec());

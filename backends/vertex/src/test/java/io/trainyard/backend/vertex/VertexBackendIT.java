@@ -59,6 +59,15 @@ class VertexBackendIT {
   }
 
   @Test
+  void placementsAnswerFromMemoryAskingVertexNothing() {
+    // Configured machine types and the price catalog's shapes: the gateway asks it inline.
+    assertThat(backend.placementsFromMemory()).isTrue();
+    var before = vertex.received(com.google.protobuf.Message.class).size();
+    assertThat(backend.placements(TestJobs.spec(TestJobs.FULL_SPEC)).placements()).isNotEmpty();
+    assertThat(vertex.received(com.google.protobuf.Message.class)).hasSize(before);
+  }
+
+  @Test
   void submitCreatesOneWorkerPoolPerRoleUnderTheProject() {
     var job = job(true);
 
