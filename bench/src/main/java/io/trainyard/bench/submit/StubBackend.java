@@ -41,6 +41,12 @@ final class StubBackend implements TrainingBackend {
     return config.id();
   }
 
+  /** A fixed offer, as a catalog-priced platform's: asked in the caller's thread. */
+  @Override
+  public boolean placementsFromMemory() {
+    return true;
+  }
+
   @Override
   public Proposals placements(JobSpec spec) {
     var roles = spec.roleSpecs().stream().map(RoleSpec::name).toList();
