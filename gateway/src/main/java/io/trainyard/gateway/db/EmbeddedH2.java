@@ -22,12 +22,17 @@ public final class EmbeddedH2 {
    * close the database under it first. No {@code AUTO_SERVER}: a second gateway on the same
    * directory must fail on H2's file lock, not share it. {@code QUERY_CACHE_SIZE=64}: H2 keeps each
    * connection's parsed statements, 8 by default, fewer than a submission's transaction runs, so
-   * without it every statement was parsed again each time (7% of a submission's commit).
+   * without it every statement was parsed again each time (7% of a submission's commit). {@code
+   * MAX_LENGTH_INPLACE_LOB=65536}: the JSON and text columns ({@code TEXT}, a CLOB in H2) hold a
+   * few hundred to a few thousand characters, over H2's default of 256 for keeping a LOB in its
+   * row; kept apart, each write made a temporary LOB, copied it and woke H2's LOB cleaner thread,
+   * and each read went to the LOB map (docs/benchmarks.md, session 13). Larger values are still
+   * kept apart. The setting is the database's: it applies to what is written from now on.
    */
   public static String url(Path dataDirectory) {
     return "jdbc:h2:file:"
         + dataDirectory.resolve("trainyard").toAbsolutePath()
-        + ";DB_CLOSE_ON_EXIT=FALSE;QUERY_CACHE_SIZE=64";
+        + ";DB_CLOSE_ON_EXIT=FALSE;QUERY_CACHE_SIZE=64;MAX_LENGTH_INPLACE_LOB=65536";
   }
 
   /** What {@code database:} means when the configuration does not say. */

@@ -46,4 +46,47 @@ class EmbeddedH2Test {
       second.stop();
     }
   }
+
+  @Test
+  void textColumnsUpTo64KiBStayInTheirRowAndLargerOnesStillRoundTrip(@TempDir Path tmp)
+      throws Exception {
+    var pool = EmbeddedH2.dataSourceFactory(tmp).build(new MetricRegistry(), "lobs");
+    try {
+      new DatabaseMigrator().migrate(pool);
+      var jdbi = Jdbi.create(pool);
+      assertThat(setting(jdbi, "MAX_LENGTH_INPLACE_LOB")).isEqualTo("65536");
+      assertThat(setting(jdbi, "QUERY_CACHE_SIZE")).isEqualTo("64");
+      var store = new JobStore(jdbi, Clock.systemUTC());
+      for (int size : new int[] {300, 60_000, 200_000}) {
+        var spec = "{\"pad\":\"" + "x".repeat(size) + "\"}";
+        var job =
+            JobRow.builder()
+                .id(JobIds.newId())
+                .team("nlp")
+                .ownerSubject("s")
+                .ownerUsername("alice")
+                .name("pad-" + size)
+                .state(JobState.PENDING)
+                .specJson(spec)
+                .specHash("a".repeat(64))
+                .decisionJson(spec)
+                .createdAt(Instant.parse("2030-01-01T00:00:00Z"))
+                .build();
+        store.insert(job, JobEvent.of(job.id(), job.createdAt(), JobEvent.SUBMITTED, null), null);
+        assertThat(store.find(job.id())).contains(job);
+      }
+    } finally {
+      pool.stop();
+    }
+  }
+
+  private static String setting(Jdbi jdbi, String name) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(
+                    "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = :n")
+                .bind("n", name)
+                .mapTo(String.class)
+                .one());
+  }
 }
