@@ -17,19 +17,7 @@ class EmbeddedH2Test {
   @Test
   void aJobOutlivesAGatewayRestart(@TempDir Path tmp) throws Exception {
     var data = tmp.resolve("data"); // not there yet, as on a first start
-    var job =
-        JobRow.builder()
-            .id(JobIds.newId())
-            .team("nlp")
-            .ownerSubject("s")
-            .ownerUsername("alice")
-            .name("bert")
-            .state(JobState.PENDING)
-            .specJson("{}")
-            .specHash("a".repeat(64))
-            .decisionJson("{}")
-            .createdAt(Instant.parse("2030-01-01T00:00:00Z"))
-            .build();
+    var job = job("bert", "{}");
 
     var first = EmbeddedH2.dataSourceFactory(data).build(new MetricRegistry(), "first");
     new DatabaseMigrator().migrate(first);
@@ -59,25 +47,29 @@ class EmbeddedH2Test {
       var store = new JobStore(jdbi, Clock.systemUTC());
       for (int size : new int[] {300, 60_000, 200_000}) {
         var spec = "{\"pad\":\"" + "x".repeat(size) + "\"}";
-        var job =
-            JobRow.builder()
-                .id(JobIds.newId())
-                .team("nlp")
-                .ownerSubject("s")
-                .ownerUsername("alice")
-                .name("pad-" + size)
-                .state(JobState.PENDING)
-                .specJson(spec)
-                .specHash("a".repeat(64))
-                .decisionJson(spec)
-                .createdAt(Instant.parse("2030-01-01T00:00:00Z"))
-                .build();
+        var job = job("pad-" + size, spec);
         store.insert(job, JobEvent.of(job.id(), job.createdAt(), JobEvent.SUBMITTED, null), null);
         assertThat(store.find(job.id())).contains(job);
       }
     } finally {
       pool.stop();
     }
+  }
+
+  /** A pending job whose spec and decision are {@code json}. */
+  private static JobRow job(String name, String json) {
+    return JobRow.builder()
+        .id(JobIds.newId())
+        .team("nlp")
+        .ownerSubject("s")
+        .ownerUsername("alice")
+        .name(name)
+        .state(JobState.PENDING)
+        .specJson(json)
+        .specHash("a".repeat(64))
+        .decisionJson(json)
+        .createdAt(Instant.parse("2030-01-01T00:00:00Z"))
+        .build();
   }
 
   private static String setting(Jdbi jdbi, String name) {
