@@ -94,6 +94,9 @@ public class DatabaseConfig {
     // the service resumes by itself as soon as the database is back.
     f.setCheckConnectionOnBorrow(true);
     f.setValidationInterval(Duration.seconds(1));
+    if (!isPostgres()) {
+      EmbeddedH2.tune(f);
+    }
     return f;
   }
 }

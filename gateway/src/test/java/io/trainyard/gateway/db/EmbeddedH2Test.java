@@ -56,6 +56,21 @@ class EmbeddedH2Test {
     }
   }
 
+  @Test
+  void aConfiguredH2UrlIsTunedTooExceptWhereItSaysOtherwise(@TempDir Path tmp) throws Exception {
+    var config = new io.trainyard.gateway.config.DatabaseConfig();
+    config.setUrl(
+        "jdbc:h2:file:" + tmp.resolve("db") + ";DB_CLOSE_ON_EXIT=FALSE;query_cache_size=16");
+    var pool = config.toDataSourceFactory(tmp).build(new MetricRegistry(), "configured");
+    try {
+      var jdbi = Jdbi.create(pool);
+      assertThat(setting(jdbi, "MAX_LENGTH_INPLACE_LOB")).isEqualTo("65536");
+      assertThat(setting(jdbi, "QUERY_CACHE_SIZE")).isEqualTo("16");
+    } finally {
+      pool.stop();
+    }
+  }
+
   /** A pending job whose spec and decision are {@code json}. */
   private static JobRow job(String name, String json) {
     return JobRow.builder()
