@@ -7,6 +7,7 @@ import io.dropwizard.core.server.SimpleServerFactory;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.logging.BatchingRequestLogFactory;
 import io.trainyard.spi.BackendConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -38,6 +39,8 @@ final class StartupChecks {
       base.setRegisterDefaultExceptionMappers(false);
       // Followed logs are flushed line by line; a compressor must pass each flush on.
       base.getGzipFilterFactory().setSyncFlush(true);
+      // The access log written in batches, not a hand-off and a write per line (issue 19).
+      BatchingRequestLogFactory.install(base);
       // Nothing here answers OPTIONS (no cross-origin callers): 405 like any other method not
       // served, rather than Jersey's generated answer behind the role check (403 for everyone).
       var methods = new java.util.HashSet<>(base.getAllowedMethods());

@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.request.logging.LogbackAccessRequestLogFactory;
 import io.trainyard.gateway.backends.BackendRegistry;
 import io.trainyard.gateway.config.AuthConfig;
+import io.trainyard.gateway.logging.BatchingRequestLogFactory;
 import org.junit.jupiter.api.Test;
 
 /** Dev auth mints tokens for anyone, so where it may run is checked before anything starts. */
@@ -26,6 +28,24 @@ class StartupChecksTest {
     assertThat(bindHost(server.getApplicationConnectors().get(0))).isEqualTo("127.0.0.1");
     assertThat(bindHost(server.getAdminConnectors().get(0))).isEqualTo("127.0.0.1");
     assertThat(config.getBackends()).extracting(b -> b.id()).containsExactly("local");
+  }
+
+  @Test
+  void theAccessLogIsWrittenInBatchesWithItsConfiguredAppenders() {
+    var config = new TrainyardConfiguration();
+    config.markZeroConfig();
+    var server = (DefaultServerFactory) config.getServerFactory();
+    var appenders = ((LogbackAccessRequestLogFactory) server.getRequestLogFactory()).getAppenders();
+    checks(config).applyDefaults();
+    assertThat(server.getRequestLogFactory()).isInstanceOf(BatchingRequestLogFactory.class);
+    assertThat(((BatchingRequestLogFactory) server.getRequestLogFactory()).getAppenders())
+        .isSameAs(appenders);
+
+    // Another request-log type a configuration names is its own choice.
+    var classic = new io.dropwizard.request.logging.old.LogbackClassicRequestLogFactory();
+    server.setRequestLogFactory(classic);
+    checks(config).applyDefaults();
+    assertThat(server.getRequestLogFactory()).isSameAs(classic);
   }
 
   @Test
