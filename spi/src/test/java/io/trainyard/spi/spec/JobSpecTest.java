@@ -55,6 +55,33 @@ class JobSpecTest {
   }
 
   @Test
+  void aSpecsRolesAreWorkedOutOncePerThreadAndAreEachSpecsOwn() throws Exception {
+    var spec = job.spec();
+    var other =
+        Specs.parse(
+                """
+                apiVersion: trainyard.io/v1
+                kind: TrainingJob
+                metadata: {name: tf}
+                spec: {framework: tensorflow, image: i, replicas: {worker: 2, chief: 1}}
+                """)
+            .spec();
+    var roles = spec.roleSpecs();
+    assertThat(spec.roleSpecs()).isSameAs(roles); // asked again: not merged again
+    assertThat(other.roleSpecs()).extracting(RoleSpec::name).containsExactly("chief", "worker");
+    assertThat(spec.roleSpecs()).isNotSameAs(roles).isEqualTo(roles);
+    // An equal spec is another object: its roles are its own, equal ones.
+    var copy = Specs.parse(Specs.YAML.writeValueAsString(job)).spec();
+    assertThat(copy.roleSpecs()).isEqualTo(roles);
+    var elsewhere = new java.util.concurrent.atomic.AtomicReference<List<RoleSpec>>();
+    var thread = new Thread(() -> elsewhere.set(spec.roleSpecs()));
+    thread.start();
+    thread.join();
+    assertThat(elsewhere.get()).isEqualTo(roles);
+    assertThat(roles).isUnmodifiable();
+  }
+
+  @Test
   void rolesComeInRankOrderWhateverTheDocumentOrder() {
     var tf =
         Specs.parse(
