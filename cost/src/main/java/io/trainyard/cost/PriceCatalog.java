@@ -31,8 +31,8 @@ public final class PriceCatalog implements InstanceShapes {
   private static final Pattern COMPILED = Pattern.compile("Date compiled: (\\d{4}-\\d{2}-\\d{2})");
 
   private final List<PriceRow> rows;
-  private final Map<String, PriceRow> instances = new HashMap<>();
-  private final Map<String, PriceRow> accelerators = new HashMap<>();
+  private final Map<Key, PriceRow> instances = new HashMap<>();
+  private final Map<Key, PriceRow> accelerators = new HashMap<>();
   private final LocalDate asOf;
 
   public PriceCatalog(List<PriceRow> rows, LocalDate asOf) {
@@ -178,7 +178,7 @@ public final class PriceCatalog implements InstanceShapes {
         throw new IllegalArgumentException(
             origin
                 + " repeats the price row "
-                + key.replace('|', '/')
+                + key
                 + " (already from: "
                 + existing.source()
                 + ")");
@@ -199,7 +199,18 @@ public final class PriceCatalog implements InstanceShapes {
     return asOf;
   }
 
-  private static String key(String provider, String service, String region, String name) {
-    return provider + '|' + service + '|' + region + '|' + name;
+  private static Key key(String provider, String service, String region, String name) {
+    return new Key(provider, service, region, name);
+  }
+
+  /**
+   * A row's place in the catalog. A record rather than the four names joined: a quote looks up
+   * several rows per placement, and the names' own hashes are already cached (issue 19).
+   */
+  private record Key(String provider, String service, String region, String name) {
+    @Override
+    public String toString() {
+      return provider + '/' + service + '/' + region + '/' + name;
+    }
   }
 }
