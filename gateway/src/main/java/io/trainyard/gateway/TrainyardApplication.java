@@ -341,6 +341,8 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     // Jersey holds back the first bytes of every answer to compute Content-Length, and a flush
     // does not release them; followed logs must reach the reader as they are written.
     jersey.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
+    // JSON answers are held instead, and sent whole with their length.
+    jersey.register(new io.trainyard.gateway.http.SizedJsonAnswers());
     jersey.register(new RequestIds());
     jersey.register(metrics.http());
     jersey.register(new ApiExceptionMapper());

@@ -284,6 +284,38 @@ class OperationalLimitsIT {
   }
 
   @Test
+  void aJsonAnswerIsSentWholeWithItsLengthAndStillCompressedWhenAsked() throws Exception {
+    var id = submit(erin, "sized-answer");
+    for (var path : List.of("/v1/jobs/" + id, "/v1/jobs/01nosuchjob000000000000000")) {
+      var answer = client.get(path, erin);
+      assertThat(answer.status()).isIn(200, 404);
+      assertThat(answer.headers().get("content-length"))
+          .as(path)
+          .containsExactly(String.valueOf(answer.body().getBytes(StandardCharsets.UTF_8).length));
+      assertThat(answer.headers()).as(path).doesNotContainKey("transfer-encoding");
+    }
+    var compressed =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/v1/jobs?limit=50"))
+                    .header("Authorization", "Bearer " + erin)
+                    .header("Accept-Encoding", "gzip")
+                    .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(compressed.statusCode()).isEqualTo(200);
+    assertThat(compressed.headers().firstValue("content-encoding")).contains("gzip");
+    compressed
+        .headers()
+        .firstValueAsLong("content-length")
+        .ifPresent(length -> assertThat(length).isEqualTo(compressed.body().length));
+    try (var in =
+        new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(compressed.body()))) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).contains(id);
+    }
+  }
+
+  @Test
   void logsOfAReplicaTheJobCannotHaveAre404NamingTheOnesItHas() {
     var id = submit(erin, "replica-names");
     for (var wrong : List.of("nope", "master-1", "worker-0", "Master-0")) {
