@@ -10,16 +10,21 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * Sends a JSON answer of up to {@link #LIMIT} bytes whole, with its {@code Content-Length}, in one
- * write. The gateway turns Jersey's own buffering off so that followed logs stream (see {@code
- * OUTBOUND_CONTENT_LENGTH_BUFFER} in the application), which left every JSON answer chunked:
- * Jackson's flush sent the body as a chunk and the close sent the last one, two writes where one
- * does (issue 19). A larger answer, or any other media type, streams as before. An answer that
- * fails while being written has written nothing yet, so the error can still be answered whole.
+ * Sends a JSON answer of up to {@link #LIMIT} bytes (64 KiB) whole, with its {@code
+ * Content-Length}, in one write. The gateway turns Jersey's own buffering off so that followed logs
+ * stream (see {@code OUTBOUND_CONTENT_LENGTH_BUFFER} in the application), which left every JSON
+ * answer chunked: Jackson's flush sent the body as a chunk and the close sent the last one, two
+ * writes where one does (issue 19). A larger answer, or any other media type, streams as before. An
+ * answer that fails while being written has written nothing yet, so the error can still be answered
+ * whole.
  */
 public final class SizedJsonAnswers implements WriterInterceptor {
-  /** Answers up to this size are held and sent with their length. */
-  static final int LIMIT = 1 << 20;
+  /**
+   * Answers up to this size are held and sent with their length. A job, a quote or an error is a
+   * few KiB; a long list passes it and streams. Each request in flight may hold this much, so it
+   * stays small: 64 KiB times the server's threads.
+   */
+  static final int LIMIT = 1 << 16;
 
   @Override
   public void aroundWriteTo(WriterInterceptorContext context) throws IOException {
