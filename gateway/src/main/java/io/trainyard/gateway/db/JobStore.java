@@ -239,7 +239,9 @@ public final class JobStore {
 
   /**
    * {@link #claim(String, Duration, int)}, leaving alone the jobs {@code busy} names: those this
-   * replica is still stepping, whose version a new lease would bump under the step's feet.
+   * replica is still stepping, whose version a new lease would bump under the step's feet. {@code
+   * busy} is asked about each candidate at most once, just before its lease is tried, so it may
+   * reserve the job as it answers (the reconciler does).
    */
   public List<JobRow> claim(String owner, Duration lease, int max, Predicate<String> busy) {
     return claim(owner, lease, max, busy, true);

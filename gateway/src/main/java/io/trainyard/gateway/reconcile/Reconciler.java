@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -352,12 +353,18 @@ public final class Reconciler implements Managed {
     if (queue != null) {
       queue.dispatch(owner, lease);
     }
-    var claimed = store.claim(owner, lease, batchSize, inLane::contains, queue == null);
+    var claimed = claimReserved();
     var leasedAt = System.nanoTime();
     observer.passed(clock.instant(), Duration.ofNanos(leasedAt - began));
     if (thread == null) {
       // Driven by a test, without the background thread: every step done when this returns.
-      claimed.forEach(job -> step(job, leasedAt));
+      for (JobRow job : claimed) {
+        try {
+          step(job, leasedAt);
+        } finally {
+          inLane.remove(job.id());
+        }
+      }
       movedTo.clear(); // the next driven pass steps them
       stepper.leftAttempts().due().forEach(left -> stepper.leftAttempts().cleanUp(left, owner));
       return claimed.size();
@@ -369,6 +376,43 @@ public final class Reconciler implements Managed {
     byLane.forEach((lane, jobs) -> stepInLane(lane, jobs, leasedAt));
     cleanUpLeftAttempts();
     return claimed.size();
+  }
+
+  /**
+   * Leases a batch, each job reserved in {@link #inLane} as the claim comes to it and before its
+   * lease is written: a targeted step that begins meanwhile finds it taken and leaves it to the
+   * batch, and one already under way keeps it out of the claim. Reserving only once the batch was
+   * leased let a targeted step begin between the two, take the same job (its lease being ours
+   * already) and submit it; the batch then stepped the row it had leased, still PENDING, and
+   * submitted the attempt a second time. Jobs reserved but not won are let go again.
+   */
+  private List<JobRow> claimReserved() {
+    var reserved = new ArrayList<String>();
+    List<JobRow> claimed = List.of();
+    try {
+      claimed =
+          store.claim(
+              owner,
+              lease,
+              batchSize,
+              id -> {
+                if (!inLane.add(id)) {
+                  return true; // being stepped, or about to be
+                }
+                reserved.add(id);
+                return false;
+              },
+              queue == null);
+      return claimed;
+    } finally {
+      var won = new HashSet<String>();
+      claimed.forEach(job -> won.add(job.id()));
+      for (var id : reserved) {
+        if (!won.contains(id)) {
+          inLane.remove(id);
+        }
+      }
+    }
   }
 
   /**
@@ -430,8 +474,8 @@ public final class Reconciler implements Managed {
                 }));
   }
 
+  /** Steps a leased batch, whose jobs {@link #claimReserved} holds in {@link #inLane}. */
   private void stepInLane(String lane, List<JobRow> jobs, long leasedAt) {
-    jobs.forEach(job -> inLane.add(job.id()));
     try {
       lane(lane)
           .execute(

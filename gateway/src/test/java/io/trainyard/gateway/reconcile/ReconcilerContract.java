@@ -439,6 +439,40 @@ abstract class ReconcilerContract {
     }
   }
 
+  /**
+   * A submission's targeted step and a pass that leases the same job meanwhile: whichever takes it
+   * first steps it, and the other leaves it, so the backend is asked once. The pass used to lease
+   * the job while its targeted step began, then step the row it had leased after the targeted step
+   * had submitted it: a second submit of the same attempt (seen in CI as two CreateTrainingJob
+   * calls).
+   */
+  @Test
+  void aSubmissionSteppedAtOnceWhilePassesRunIsSubmittedOnce() throws Exception {
+    var r = reconciler("a", 100, Duration.ofMillis(1), true);
+    r.start();
+    var jobs = new ArrayList<JobRow>();
+    try {
+      for (int i = 0; i < 60; i++) {
+        var job = submit("both-" + i);
+        jobs.add(job);
+        r.stepSoon(job);
+        r.wakeUp();
+      }
+      var deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!allSubmitted(jobs) && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+    } finally {
+      r.stop();
+    }
+    for (var job : jobs) {
+      var name = ObjectNames.of(job.id(), 1);
+      assertThat(find(job).state()).as(job.name()).isEqualTo(JobState.SUBMITTED);
+      assertThat(cheap.submitCalls.get(name)).as(name).hasValue(1);
+      assertThat(types(job)).containsOnlyOnce(JobEvent.SUBMITTED);
+    }
+  }
+
   @Test
   void aJobThatFailsOverIsSteppedOnItsNextOfferWithoutWaitingForAPass() throws Exception {
     cheap.answer = FakeBackend.Answer.NO_CAPACITY;
