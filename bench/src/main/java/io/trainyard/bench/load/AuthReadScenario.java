@@ -102,7 +102,7 @@ public final class AuthReadScenario {
         GatewayProcess.start(configYaml, List.of(), List.of(), Map.of(), Duration.ofMinutes(2))) {
       var bearer = token.apply(gateway);
       var id = Requests.submit(gateway, bearer, JOB);
-      var driver = LoadDriver.http11();
+      var driver = LoadDriver.http11().metering(gateway.pid());
       var ping = request(gateway.admin("/ping")).GET().build();
       var read =
           request(gateway.app("/v1/jobs/" + id))

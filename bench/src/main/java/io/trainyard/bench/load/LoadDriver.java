@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 import java.util.function.LongFunction;
@@ -24,9 +25,24 @@ import java.util.function.LongFunction;
  */
 public final class LoadDriver {
   private final HttpClient http;
+  private final long meteredPid;
 
   public LoadDriver(HttpClient http) {
+    this(http, -1);
+  }
+
+  private LoadDriver(HttpClient http, long meteredPid) {
     this.http = http;
+    this.meteredPid = meteredPid;
+  }
+
+  /**
+   * This driver, also reporting the CPU time process {@code pid} (the gateway) and the driver's own
+   * process used per answered request within each measured window ({@link ProcessCpu}): what a
+   * request costs each side, which a ratio of two rates on a shared machine mixes together.
+   */
+  public LoadDriver metering(long pid) {
+    return new LoadDriver(http, pid);
   }
 
   /** A driver with a fresh HTTP/1.1 client. */
@@ -121,7 +137,17 @@ public final class LoadDriver {
       threads.add(thread);
     }
     threads.forEach(Thread::start);
+    long serverCpu = 0;
+    long driverCpu = 0;
     try {
+      if (meteredPid > 0) {
+        sleepUntil(from);
+        serverCpu = -ProcessCpu.nanos(meteredPid);
+        driverCpu = -ProcessCpu.ownNanos();
+        sleepUntil(until);
+        serverCpu += ProcessCpu.nanos(meteredPid);
+        driverCpu += ProcessCpu.ownNanos();
+      }
       done.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -149,7 +175,16 @@ public final class LoadDriver {
         percentile(all, 0.50),
         percentile(all, 0.99),
         LoadAverage.now(),
+        meteredPid > 0 && total > 0 ? serverCpu / 1e3 / total : Double.NaN,
+        meteredPid > 0 && total > 0 ? driverCpu / 1e3 / total : Double.NaN,
         firstError[0]);
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long left;
+    while ((left = nanoTime - System.nanoTime()) > 0) {
+      TimeUnit.NANOSECONDS.sleep(left);
+    }
   }
 
   private static Duration percentile(long[] sorted, double p) {

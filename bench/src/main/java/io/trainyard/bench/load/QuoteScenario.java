@@ -103,7 +103,7 @@ public final class QuoteScenario {
                 Duration.ofMinutes(2))) {
       var token = gateway.devToken("bench", "demo", "trainer");
       var id = Requests.submit(gateway, token, AuthReadScenario.JOB);
-      var driver = LoadDriver.http11();
+      var driver = LoadDriver.http11().metering(gateway.pid());
       var read =
           HttpRequest.newBuilder(gateway.app("/v1/jobs/" + id))
               .header("Authorization", "Bearer " + token)

@@ -123,7 +123,7 @@ public final class SubmitScenario {
               throw new IllegalStateException(
                   "the first submission answered " + first.statusCode() + ": " + first.body());
             }
-            var driver = LoadDriver.http11();
+            var driver = LoadDriver.http11().metering(gateway.pid());
             for (var clients : options.clients()) {
               var prefix = "r" + run + "-c" + clients + "-";
               var sample =

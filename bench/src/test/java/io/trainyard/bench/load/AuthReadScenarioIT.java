@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short version of {@link AuthReadScenario}: it runs end to end against the shipped jar and
- * every request is answered. No figure is checked (the scenario's numbers belong in
- * docs/benchmarks.md, never in a test).
+ * every request is answered, and the CPU each side spent is metered. No figure is checked (the
+ * scenario's numbers belong in docs/benchmarks.md, never in a test).
  */
 class AuthReadScenarioIT {
   @Test
@@ -20,6 +20,9 @@ class AuthReadScenarioIT {
     for (var sample : new Sample[] {round.pingBefore(), round.job(), round.pingAfter()}) {
       assertThat(sample.errors()).as(sample.name() + ": " + sample.firstError()).isZero();
       assertThat(sample.answered()).as(sample.name()).isPositive();
+      // Metered at all, from /proc: a gateway serving requests uses some CPU, as does the driver.
+      assertThat(sample.serverCpuMicros()).as(sample.name()).isPositive();
+      assertThat(sample.driverCpuMicros()).as(sample.name()).isPositive();
     }
   }
 }
