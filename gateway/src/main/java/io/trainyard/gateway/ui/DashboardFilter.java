@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * Serves the dashboard on the application port, the same origin as the API: {@code index.html} at
@@ -36,6 +37,10 @@ public final class DashboardFilter implements Filter {
           "/audit");
 
   private static final String ASSETS = "/assets/";
+
+  /** A job's page; compiled once, as every API request passes this filter on its way. */
+  private static final Pattern JOB_PAGE = Pattern.compile("/jobs/[0-9a-z]{26}");
+
   private static final String CONFIG = "/ui-config.json";
 
   private final DashboardAssets assets;
@@ -100,7 +105,7 @@ public final class DashboardFilter implements Filter {
       secure(response, policy);
       response.setHeader("Cache-Control", "no-store");
       send(response, "application/json", config.get().getBytes(StandardCharsets.UTF_8), method);
-    } else if (ROUTES.contains(path) || path.matches("/jobs/[0-9a-z]{26}")) {
+    } else if (ROUTES.contains(path) || JOB_PAGE.matcher(path).matches()) {
       secure(response, policy);
       response.setHeader("Cache-Control", "no-store");
       send(response, "text/html; charset=utf-8", assets.index(), method);
