@@ -212,6 +212,14 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
     // The queue (README "The queue"): ordering facts and quotas, in every job change's transaction.
     var queueStore = new QueueStore(jdbi, clock);
     var teams = new TeamDirectory(config.getTeams(), devMode);
+    var groupCommit =
+        config.getDatabase().isGroupCommit()
+            ? new GroupCommit(jdbi, GroupCommit.MAX_BATCH, AuditChainHead.BATCHES)
+            : null;
+    if (groupCommit != null) {
+      // Stopped after the server and before the pool (the lifecycle stops in reverse order).
+      environment.lifecycle().manage(new AutoCloseableManager(groupCommit));
+    }
     var store =
         new JobStore(
             jdbi,
@@ -223,9 +231,7 @@ public final class TrainyardApplication extends Application<TrainyardConfigurati
                 teams,
                 json),
             new TeamQuotas(teams, json),
-            config.getDatabase().isGroupCommit()
-                ? new GroupCommit(jdbi, GroupCommit.MAX_BATCH, AuditChainHead.BATCHES)
-                : null);
+            groupCommit);
 
     var prices = PricingPlugins.discover().priceBook(config.getPricing().getManagedPremiumPct());
     var backends =

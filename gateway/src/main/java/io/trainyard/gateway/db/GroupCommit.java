@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -47,7 +48,7 @@ import org.slf4j.MDC;
  * if the item was kept. A deadlock or serialization failure (two replicas' committers) retries the
  * whole batch. Thread-safe.
  */
-public final class GroupCommit {
+public final class GroupCommit implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
   private static final String SAVEPOINT = "group_commit_item";
   private static final int MAX_TRIES = 8;
@@ -71,6 +72,7 @@ public final class GroupCommit {
 
   private final Object startLock = new Object();
   private Thread committer;
+  private volatile boolean closed;
   private volatile int committing;
   private final AtomicLong batches = new AtomicLong();
   private final AtomicLong items = new AtomicLong();
@@ -154,11 +156,12 @@ public final class GroupCommit {
       } finally {
         committingNow.unlock();
       }
-    } else {
+    } else if (startCommitter(now)) {
       // Whoever commits now may have looked at the queue before this item joined it; the
       // committer takes it once they are done (at the latest).
-      startCommitter(now);
       wanted.release();
+    } else if (queue.remove(queued)) {
+      return item.run(now); // closed: no committer comes for it, so it commits alone
     }
     InsertResult result;
     try {
@@ -187,14 +190,48 @@ public final class GroupCommit {
     return new IllegalStateException(t);
   }
 
-  private void startCommitter(Supplier<Instant> now) {
+  /** Starts the committer unless it runs; false once closed, when none will run again. */
+  private boolean startCommitter(Supplier<Instant> now) {
     synchronized (startLock) {
-      if (committer != null) {
-        return;
+      if (closed) {
+        return false;
       }
-      committer = new Thread(() -> commitForever(now), "group-commit");
-      committer.setDaemon(true);
-      committer.start();
+      if (committer == null) {
+        committer = new Thread(() -> commitForever(now), "group-commit");
+        committer.setDaemon(true);
+        committer.start();
+      }
+      return true;
+    }
+  }
+
+  /**
+   * Stops the committer thread once the batch it may be committing is done (woken, never
+   * interrupted: an interrupt inside H2's file I/O closes the embedded database for every
+   * connection). An insert from then on commits on its caller's thread, and so does one still
+   * queued here. The gateway closes it as it stops, before the database pool.
+   */
+  @Override
+  public void close() {
+    Thread thread;
+    synchronized (startLock) {
+      closed = true;
+      thread = committer;
+    }
+    if (thread != null) {
+      wanted.release();
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (thread.isAlive()) {
+        LOG.warn("the group-commit thread is still committing a batch after 30 s; left to end");
+      }
+    }
+    // Queued after the committer's last look: each caller commits its own item.
+    for (Queued left; (left = queue.poll()) != null; ) {
+      left.answer().complete(null);
     }
   }
 
@@ -214,10 +251,13 @@ public final class GroupCommit {
 
   private void commitForever(Supplier<Instant> now) {
     var batch = new ArrayList<Queued>(maxBatch);
-    while (true) {
+    while (!closed) {
       try {
         wanted.acquire();
         wanted.drainPermits();
+        if (closed) {
+          return;
+        }
         committingNow.lockInterruptibly();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -296,6 +336,13 @@ public final class GroupCommit {
   /** Items of the batch being committed now. */
   int committing() {
     return committing;
+  }
+
+  /** The committer thread, once started (tests). */
+  Thread committerThread() {
+    synchronized (startLock) {
+      return committer;
+    }
   }
 
   /** Items waiting for the next batch. */

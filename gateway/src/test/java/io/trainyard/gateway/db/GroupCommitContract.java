@@ -1,5 +1,6 @@
 package io.trainyard.gateway.db;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trainyard.audit.AuditActions;
@@ -372,6 +373,58 @@ abstract class GroupCommitContract extends JobStoreFixture {
   private List<Object> oneBatchOutcomes(GroupCommit gc, List<Callable<InsertResult>> inserts)
       throws Exception {
     return oneBatchOutcomes(gc, inserts, 2);
+  }
+
+  @Test
+  void closedTheCommitterThreadEndsAndLaterInsertsCommitOnTheirCallersThread() throws Exception {
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH);
+    var store = new JobStore(db.jdbi(), clock, JobAudit.NONE, JobAdmission.NONE, gc);
+    var queued = newJob("closing", "queued-behind");
+    // Queued behind a batch under way, it starts the committer thread.
+    assertThat(oneBatchOutcomes(gc, List.of(() -> store.insert(queued, submitted(queued), null))))
+        .singleElement()
+        .isInstanceOf(InsertResult.Created.class);
+    var committer = gc.committerThread();
+    assertThat(committer).isNotNull();
+    assertThat(committer.isAlive()).isTrue();
+
+    gc.close();
+
+    assertThat(committer.isAlive()).isFalse();
+    var later = newJob("closing", "after-close");
+    assertThat(store.insert(later, submitted(later), null))
+        .isInstanceOf(InsertResult.Created.class);
+    assertThat(gc.committerThread()).isSameAs(committer); // none started again
+    assertThat(liveIds("closing")).hasSize(2);
+  }
+
+  @Test
+  void closedWhileABatchIsUnderWayAnInsertCommitsAloneWithoutWaitingForIt() throws Exception {
+    var gc = new GroupCommit(db.jdbi(), GroupCommit.MAX_BATCH);
+    var store = new JobStore(db.jdbi(), clock, JobAudit.NONE, JobAdmission.NONE, gc);
+    TeamLedger.ensureTeam(db.jdbi(), BLOCKER, clock.instant());
+    var pool = Executors.newFixedThreadPool(2);
+    try (Handle holder = db.jdbi().open()) {
+      holder.begin();
+      TeamLedger.lock(holder, BLOCKER);
+      var blockerJob = newJob(BLOCKER, "blocker-" + JobIds.newId());
+      var blocker = pool.submit(() -> store.insert(blockerJob, submitted(blockerJob), null, ROOMY));
+      waitFor(() -> gc.committing() == 1);
+
+      gc.close();
+
+      // No committer will come for it, and the batch under way does not take it: it commits
+      // alone while that batch still waits for its team's row.
+      var later = newJob("closing", "alone");
+      assertThat(pool.submit(() -> store.insert(later, submitted(later), null)).get(30, SECONDS))
+          .isInstanceOf(InsertResult.Created.class);
+      assertThat(gc.queued()).isZero();
+      holder.rollback();
+      assertThat(blocker.get(30, SECONDS)).isInstanceOf(InsertResult.Created.class);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(gc.committerThread()).isNull();
   }
 
   /**
