@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -30,8 +31,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The queue holds at most {@code queueSize} events (the appender's {@code queueSize} setting).
  * When it is full a caller waits for room, as with logback's, or with {@code neverBlock} drops its
- * event; dropped events are counted and reported once a batch. Stopping writes everything queued
- * before it returns, waiting at most {@code maxFlushTime}.
+ * event; dropped events are counted and reported once a batch. Stopping writes every event a caller
+ * had begun to append before it (waiting at most {@code maxFlushTime} for them to be queued, and as
+ * long again for the writer); events appended after it are refused, as by logback's own appenders.
  */
 public final class BatchingAppender<E extends DeferredProcessingAware>
     extends AsyncAppenderBase<E> {
@@ -44,6 +46,10 @@ public final class BatchingAppender<E extends DeferredProcessingAware>
   private final ConcurrentLinkedQueue<E> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
+
+  /** Callers between their started check and their event's place in the queue. */
+  private final LongAdder appending = new LongAdder();
+
   private volatile boolean stopping;
   private volatile Thread writer;
   private List<Appender<E>> outputs = List.of();
@@ -83,17 +89,22 @@ public final class BatchingAppender<E extends DeferredProcessingAware>
 
   /**
    * Logback's {@code doAppend} without its re-entry guard, which {@link #start} does not set up:
-   * queueing an event logs nothing, so it cannot come back here.
+   * queueing an event logs nothing, so it cannot come back here. A caller counts itself in {@link
+   * #appending} from before its started check until its event is queued, which {@link #stop} waits
+   * for.
    */
   @Override
   public void doAppend(E event) {
-    if (!started || getFilterChainDecision(event) == FilterReply.DENY) {
-      return;
-    }
+    appending.increment();
     try {
+      if (!started || getFilterChainDecision(event) == FilterReply.DENY) {
+        return;
+      }
       append(event);
     } catch (RuntimeException e) {
       addError("Could not queue an event for " + getName(), e);
+    } finally {
+      appending.decrement();
     }
   }
 
@@ -167,6 +178,12 @@ public final class BatchingAppender<E extends DeferredProcessingAware>
       return;
     }
     started = false;
+    // A caller that passed the started check before it changed is still queueing its event. The
+    // writer's last drain must come after it, or that event would be lost.
+    long waitUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(getMaxFlushTime());
+    while (appending.sum() > 0 && System.nanoTime() < waitUntil) {
+      LockSupport.parkNanos(this, TimeUnit.MICROSECONDS.toNanos(100));
+    }
     stopping = true;
     var thread = writer;
     LockSupport.unpark(thread);

@@ -115,6 +115,49 @@ class BatchingAppenderTest {
     assertThat(batching.isStarted()).isFalse();
   }
 
+  /**
+   * A caller that passed the started check just before the stop is still queueing its event: stop
+   * waits for it, so the writer's last drain writes it. A filter holds the caller exactly there.
+   */
+  @Test
+  void anEventOnItsWayInWhenTheStopBeginsIsWritten() throws Exception {
+    var inside = new CountDownLatch(1);
+    var proceed = new CountDownLatch(1);
+    batching.addFilter(
+        new ch.qos.logback.core.filter.Filter<>() {
+          @Override
+          public ch.qos.logback.core.spi.FilterReply decide(ILoggingEvent event) {
+            if (event.getMessage().equals("line-1")) {
+              inside.countDown();
+              try {
+                proceed.await(20, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return ch.qos.logback.core.spi.FilterReply.NEUTRAL;
+          }
+        });
+    start(1000, recorder());
+    gate.release.countDown();
+    batching.doAppend(event("line-0"));
+    var caller = new Thread(() -> batching.doAppend(event("line-1")));
+    caller.start();
+    assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+    var stopper = new Thread(batching::stop);
+    stopper.start();
+    waitFor(() -> !batching.isStarted());
+
+    proceed.countDown();
+    caller.join(TimeUnit.SECONDS.toMillis(20));
+    stopper.join(TimeUnit.SECONDS.toMillis(20));
+
+    assertThat(stopper.isAlive()).isFalse();
+    assertThat(recorded.lines()).isEqualTo(lines(0, 1));
+    batching.doAppend(event("line-2")); // refused once stopped, as logback's own appenders do
+    assertThat(recorded.lines()).isEqualTo(lines(0, 1));
+  }
+
   @Test
   void aConsoleGetsABatchInOneWrite() throws Exception {
     var writes = new ArrayList<String>();
