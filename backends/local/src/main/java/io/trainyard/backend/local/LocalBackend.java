@@ -408,7 +408,7 @@ public final class LocalBackend implements TrainingBackend {
   }
 
   /** The attempt's supervisor, loaded from its directory the first time it is asked for. */
-  private Optional<AttemptSupervisor> attempt(String name) {
+  Optional<AttemptSupervisor> attempt(String name) {
     try {
       return Optional.ofNullable(attempts.computeIfAbsent(name, this::load));
     } catch (UncheckedIOException e) {

@@ -36,10 +36,46 @@ class LocalBackendIT {
     rig.close();
   }
 
+  /**
+   * The gateway asks a backend that answers from memory on the quoting caller's own thread, with no
+   * deadline: placements must not wait for a supervisor a tick (or a hung process) holds.
+   */
   @Test
-  void placementsAnswerFromMemory() {
-    // The configuration and the attempts in memory, counted without the supervisors' monitors.
+  void placementsAnswerFromMemoryWhileASupervisorIsBusy() throws Exception {
     assertThat(backend.placementsFromMemory()).isTrue();
+    var ref = rig.submit(shellJob("exec sleep 60", "", "master: 1"));
+    var supervisor = backend.attempt(ref.name()).orElseThrow();
+    var held = new java.util.concurrent.CountDownLatch(1);
+    var release = new java.util.concurrent.CountDownLatch(1);
+    var holder =
+        new Thread(
+            () -> {
+              synchronized (supervisor) {
+                held.countDown();
+                try {
+                  release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            });
+    holder.start();
+    try {
+      assertThat(held.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      var spec = shellJob("true", "", "master: 1").spec();
+      var answer =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> backend.placements(spec));
+      // The running attempt is counted: one fewer job fits than the configuration allows.
+      assertThat(answer.get(10, java.util.concurrent.TimeUnit.SECONDS).placements())
+          .singleElement()
+          .satisfies(
+              p -> assertThat(p.freeCapacity()).isEqualTo(rig.config().maxConcurrentJobs() - 1));
+    } finally {
+      release.countDown();
+      holder.join();
+    }
+    backend.cancel(ref);
+    rig.awaitEnd(ref);
   }
 
   @Test
