@@ -137,16 +137,16 @@ public final class LoadDriver {
       threads.add(thread);
     }
     threads.forEach(Thread::start);
-    long serverCpu = 0;
-    long driverCpu = 0;
+    long[] serverCpu = {-1, -1};
+    long[] driverCpu = {-1, -1};
     try {
       if (meteredPid > 0) {
         sleepUntil(from);
-        serverCpu = -ProcessCpu.nanos(meteredPid);
-        driverCpu = -ProcessCpu.ownNanos();
+        serverCpu[0] = ProcessCpu.nanos(meteredPid);
+        driverCpu[0] = ProcessCpu.ownNanos();
         sleepUntil(until);
-        serverCpu += ProcessCpu.nanos(meteredPid);
-        driverCpu += ProcessCpu.ownNanos();
+        serverCpu[1] = ProcessCpu.nanos(meteredPid);
+        driverCpu[1] = ProcessCpu.ownNanos();
       }
       done.await();
     } catch (InterruptedException e) {
@@ -175,9 +175,17 @@ public final class LoadDriver {
         percentile(all, 0.50),
         percentile(all, 0.99),
         LoadAverage.now(),
-        meteredPid > 0 && total > 0 ? serverCpu / 1e3 / total : Double.NaN,
-        meteredPid > 0 && total > 0 ? driverCpu / 1e3 / total : Double.NaN,
+        microsPerRequest(serverCpu, total),
+        microsPerRequest(driverCpu, total),
         firstError[0]);
+  }
+
+  /** CPU between the two readings per answered request, in µs; NaN where either is missing. */
+  private static double microsPerRequest(long[] readings, int answered) {
+    if (readings[0] < 0 || readings[1] < 0 || answered == 0) {
+      return Double.NaN;
+    }
+    return (readings[1] - readings[0]) / 1e3 / answered;
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {

@@ -334,12 +334,7 @@ abstract class ReconcilerContract {
     } finally {
       pool.shutdownNow();
     }
-    for (var job : jobs) {
-      var name = ObjectNames.of(job.id(), 1);
-      assertThat(find(job).state()).as(job.name()).isEqualTo(JobState.SUBMITTED);
-      assertThat(cheap.submitCalls.get(name)).as(name).hasValue(1);
-      assertThat(types(job)).containsOnlyOnce(JobEvent.SUBMITTED);
-    }
+    assertSubmittedOnce(jobs);
   }
 
   @Test
@@ -465,12 +460,7 @@ abstract class ReconcilerContract {
     } finally {
       r.stop();
     }
-    for (var job : jobs) {
-      var name = ObjectNames.of(job.id(), 1);
-      assertThat(find(job).state()).as(job.name()).isEqualTo(JobState.SUBMITTED);
-      assertThat(cheap.submitCalls.get(name)).as(name).hasValue(1);
-      assertThat(types(job)).containsOnlyOnce(JobEvent.SUBMITTED);
-    }
+    assertSubmittedOnce(jobs);
   }
 
   @Test
@@ -702,6 +692,16 @@ abstract class ReconcilerContract {
     return db.jdbi()
         .withHandle(
             h -> h.createQuery("SELECT COUNT(*) FROM idempotency_keys").mapTo(Integer.class).one());
+  }
+
+  /** Each job SUBMITTED, its first attempt sent to the backend once, one SUBMITTED event. */
+  private void assertSubmittedOnce(List<JobRow> jobs) {
+    for (var job : jobs) {
+      var name = ObjectNames.of(job.id(), 1);
+      assertThat(find(job).state()).as(job.name()).isEqualTo(JobState.SUBMITTED);
+      assertThat(cheap.submitCalls.get(name)).as(name).hasValue(1);
+      assertThat(types(job)).containsOnlyOnce(JobEvent.SUBMITTED);
+    }
   }
 
   private boolean allSubmitted(List<JobRow> jobs) {
