@@ -31,12 +31,12 @@ enum Command {
       0),
   LOGS(
       "logs",
-      "ID [-f|--follow] [--replica R]",
+      "ID [-f|--follow] [--replica R] [--raw]",
       "Print a job's logs; --follow prints them as they come",
       1,
       1,
       Set.of("--replica"),
-      Set.of("--follow")),
+      Set.of("--follow", "--raw")),
   CANCEL("cancel", "ID", "Cancel a job", 1, 1),
   METRICS(
       "metrics",

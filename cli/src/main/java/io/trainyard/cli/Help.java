@@ -119,10 +119,15 @@ final class Help {
         "trainyard queue --output json");
     command(
         Command.LOGS,
-        "Prints a job's logs; --follow keeps printing them as they come until the job ends.",
+        """
+        Prints a job's logs; --follow keeps printing them as they come until the job ends. On a
+        terminal, control characters the job wrote (escape sequences, carriage returns) are shown
+        as ^[, ^M and the like rather than acted on; a pipe or a file gets them as written.""",
         List.of(
             new Option("-f, --follow", "keep printing new lines until the job ends"),
-            new Option("--replica R", "one replica only, e.g. worker-0")),
+            new Option("--replica R", "one replica only, e.g. worker-0"),
+            new Option(
+                "--raw", "on a terminal too, print the lines exactly as the job wrote them")),
         "trainyard logs 01jh5n8k2q7x3v4w5y6z7a8b9c -f",
         "trainyard logs 01jh5n8k2q7x3v4w5y6z7a8b9c --replica worker-0");
     command(

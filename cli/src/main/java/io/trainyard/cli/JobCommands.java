@@ -139,10 +139,13 @@ final class JobCommands {
             + line.jobId()
             + "/logs"
             + (query.isEmpty() ? "" : "?" + String.join("&", query));
+    // On a terminal a job's escape sequences are shown, not obeyed (TerminalText); a pipe or a
+    // file, or --raw, gets the lines as the job wrote them.
+    boolean shown = terminal.tty() && !line.has("--raw");
     client.streamLines(
         path,
         text -> {
-          terminal.out().println(text);
+          terminal.out().println(shown ? TerminalText.visible(text) : text);
           terminal.out().flush();
         });
     return 0;

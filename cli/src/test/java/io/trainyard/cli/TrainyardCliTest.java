@@ -68,6 +68,19 @@ class TrainyardCliTest {
     return TrainyardCli.run(args, terminal);
   }
 
+  /** As {@link #run(String...)}, with a person watching standard output on a terminal. */
+  private int runOnTerminal(String... args) {
+    var terminal =
+        new Terminal(
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            env,
+            workDir,
+            new java.io.ByteArrayInputStream(new byte[0]),
+            true);
+    return TrainyardCli.run(args, terminal);
+  }
+
   private String stdout() {
     return out.toString(StandardCharsets.UTF_8);
   }
@@ -282,6 +295,29 @@ class TrainyardCliTest {
     assertThat(printedBeforeSecondLineWasSent).isTrue();
     assertThat(stdout()).isEqualTo("epoch 1 loss 0.52\nepoch 2 loss 0.31\n");
     assertThat(gateway.lastRequest().query()).isEqualTo("follow=true&replica=worker-0");
+  }
+
+  /** A job's output may carry escape sequences meant for the reader's terminal (OSC 52 here). */
+  private static final String HOSTILE_LOG =
+      "epoch 1\u001b]52;c;cm0gLXJmIH4=\u0007 loss\u001b[1A\u001b[2K 0.52\n";
+
+  @Test
+  void onATerminalTheEscapeSequencesAJobWroteAreShownNotObeyed() {
+    gateway.answer("GET", "/v1/jobs/" + JOB_ID + "/logs", 200, HOSTILE_LOG);
+
+    assertThat(runOnTerminal("logs", JOB_ID)).isZero();
+
+    assertThat(stdout()).isEqualTo("epoch 1^[]52;c;cm0gLXJmIH4=^G loss^[[1A^[[2K 0.52\n");
+  }
+
+  @Test
+  void rawOrThroughAPipeTheLinesAreAsTheJobWroteThem() {
+    gateway.answer("GET", "/v1/jobs/" + JOB_ID + "/logs", 200, HOSTILE_LOG);
+
+    assertThat(runOnTerminal("logs", JOB_ID, "--raw")).isZero();
+    assertThat(run("logs", JOB_ID)).isZero();
+
+    assertThat(stdout()).isEqualTo(HOSTILE_LOG + HOSTILE_LOG);
   }
 
   @Test
