@@ -83,7 +83,8 @@ final class ErrorReport {
       return null;
     }
     try {
-      JsonNode node = json.readTree(body);
+      // An error names the value it refused, which may be the caller's or a job's own text.
+      JsonNode node = TerminalText.visibleTree(json.readTree(body));
       return node != null && node.isObject() ? node : null;
     } catch (JsonProcessingException e) {
       return null;

@@ -151,9 +151,13 @@ final class GatewayClient {
   }
 
   /** Parses a 2xx body. */
+  /**
+   * The gateway's answer as a tree for the CLI's views, each text value as a terminal should show
+   * it ({@link TerminalText#visibleTree}); {@code --output json} prints the body as received.
+   */
   JsonNode parse(String body) {
     try {
-      return json.readTree(body);
+      return TerminalText.visibleTree(json.readTree(body));
     } catch (JsonProcessingException e) {
       throw CliException.of(
           ExitStatus.GATEWAY_ERROR,

@@ -353,6 +353,22 @@ class TrainyardCliTest {
   }
 
   @Test
+  void aFailureReasonCarryingTheJobsOutputIsShownNotObeyedWhileJsonStaysAsReceived() {
+    var failed =
+        job(
+            "FAILED",
+            ",\"reason\":\"exit 1; last lines:\\nloss nan\\u001b]0;pwned\\u0007\\u202etxt.exe\"");
+    gateway.answer("GET", "/v1/jobs/" + JOB_ID, 200, failed);
+
+    assertThat(run("status", JOB_ID)).isZero();
+    assertThat(stdout()).contains("loss nan^[]0;pwned^G<U+202E>txt.exe").doesNotContain("\u001b");
+
+    out.reset();
+    assertThat(run("status", JOB_ID, "--output", "json")).isZero();
+    assertThat(stdout().strip()).isEqualTo(failed);
+  }
+
+  @Test
   void cancelDeletesTheJob() {
     gateway.answer("DELETE", "/v1/jobs/" + JOB_ID, 202, job("CANCELLING", ""));
 
