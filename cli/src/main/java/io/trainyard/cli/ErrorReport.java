@@ -95,7 +95,8 @@ final class ErrorReport {
     if (body == null || body.isBlank() || body.stripLeading().startsWith("<")) {
       return "";
     }
-    String line = body.strip().lines().findFirst().orElse("");
+    // Not the gateway's error shape (a proxy's page, say): shown as any answer's text is.
+    String line = TerminalText.visible(body.strip().lines().findFirst().orElse(""));
     return ": " + (line.length() > SNIPPET ? line.substring(0, SNIPPET) + "…" : line);
   }
 }

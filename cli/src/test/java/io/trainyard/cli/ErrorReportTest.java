@@ -11,6 +11,14 @@ class ErrorReportTest {
   private final ObjectMapper json = new ObjectMapper();
 
   @Test
+  void anAnswerThatIsNotTheErrorShapeIsQuotedWithItsControlCharactersShown() {
+    var error = ErrorReport.from(502, "bad gateway \u001b]0;pwned\u0007 upstream", json, true);
+
+    assertThat(error.getMessage())
+        .isEqualTo("the gateway answered HTTP 502: bad gateway ^[]0;pwned^G upstream");
+  }
+
+  @Test
   void theGatewaysErrorShape() {
     String body =
         """

@@ -63,21 +63,23 @@ class TrainyardCliTest {
   }
 
   private int run(PrintStream stdout, String... args) {
-    var terminal =
-        new Terminal(stdout, new PrintStream(err, true, StandardCharsets.UTF_8), env, workDir);
-    return TrainyardCli.run(args, terminal);
+    return run(stdout, false, args);
   }
 
   /** As {@link #run(String...)}, with a person watching standard output on a terminal. */
   private int runOnTerminal(String... args) {
+    return run(new PrintStream(out, true, StandardCharsets.UTF_8), true, args);
+  }
+
+  private int run(PrintStream stdout, boolean tty, String... args) {
     var terminal =
         new Terminal(
-            new PrintStream(out, true, StandardCharsets.UTF_8),
+            stdout,
             new PrintStream(err, true, StandardCharsets.UTF_8),
             env,
             workDir,
             new java.io.ByteArrayInputStream(new byte[0]),
-            true);
+            tty);
     return TrainyardCli.run(args, terminal);
   }
 

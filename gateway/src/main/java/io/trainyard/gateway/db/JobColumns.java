@@ -215,8 +215,7 @@ final class JobColumns implements RowMapper<JobRow> {
   }
 
   static Instant instant(ResultSet rs, String column) throws SQLException {
-    var t = rs.getObject(column, OffsetDateTime.class);
-    return t == null ? null : t.toInstant();
+    return instant(rs, rs.findColumn(column));
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {

@@ -20,9 +20,10 @@ import java.io.OutputStream;
  */
 public final class SizedJsonAnswers implements WriterInterceptor {
   /**
-   * Answers up to this size are held and sent with their length. A job, a quote or an error is a
-   * few KiB; a long list passes it and streams. Each request in flight may hold this much, so it
-   * stays small: 64 KiB times the server's threads.
+   * Answers up to this size are held and sent with their length. A job or an error is a few KiB; a
+   * long list passes it and streams, and so does a quote over many offers (85 KB for 40 in
+   * docs/benchmarks.md, session 15). Each request in flight may hold this much, so it stays small:
+   * 64 KiB times the server's threads.
    */
   static final int LIMIT = 1 << 16;
 
